@@ -1,0 +1,1 @@
+"""Shared fixtures. The local OpenAI-compatible test server lives in fake_llm.py."""

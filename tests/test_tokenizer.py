@@ -1,0 +1,45 @@
+"""The Qwen3 tokenizer loads offline, and exact join arithmetic matches direct counting."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from longnovel.tokenizer import JOIN, QWEN3_SHA256, file_sha256, last_line, load_tokenizer, \
+    packaged_tokenizer_path
+from longnovel.windows import RunLengths
+
+TOKENIZER = load_tokenizer("qwen3")
+# Characters around which Qwen's pre-tokenizer behaves differently: newlines, spaces, CJK
+# punctuation, quotes, digits, apostrophes, a combining accent.
+ALPHABET = list("ab Z\n\n\t.。，“”'1中文’!?-") + ["\u0301", "\r", "  ", "'s", "\n "]
+unit_text = st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=40).map(
+    lambda parts: "".join(parts).strip()).filter(bool)
+
+
+def test_packaged_tokenizer_is_the_official_qwen3_file():
+    assert file_sha256(packaged_tokenizer_path()) == QWEN3_SHA256
+    assert TOKENIZER.joins_are_local
+    assert TOKENIZER.count("Hello world") == 2
+    assert TOKENIZER.count_batch(["你好", "Hello world", ""]) == [1, 2, 0]
+
+
+def test_last_line_is_after_the_last_hard_newline():
+    assert last_line("a\nb\n\nccc") == "ccc"
+    assert last_line("a\n  b") == "a\n  b"  # newline followed by space is not a hard break
+    assert last_line("one line") == "one line"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unit_text, min_size=1, max_size=6))
+def test_window_length_from_unit_counts_is_exact(texts):
+    counts = TOKENIZER.count_batch(texts)
+    lengths = RunLengths(counts, TOKENIZER.join_corrections(texts))
+    for j in range(len(texts)):
+        for k in range(j, len(texts)):
+            assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
+
+
+def test_exact_on_real_prose_joins():
+    texts = ["他说：“走吧。”\n\n她没有回答。", "第二天，\n雨停了。", "“Why?” asked Mira.\n\nNo one did.",
+             "It was 1,204 miles.   Then—silence...", "end'", "'s start"]
+    lengths = RunLengths(TOKENIZER.count_batch(texts), TOKENIZER.join_corrections(texts))
+    assert lengths(0, 5) == TOKENIZER.count(JOIN.join(texts))
