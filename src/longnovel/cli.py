@@ -1,0 +1,119 @@
+"""The ``longnovel`` command line. User errors become one line on stderr and exit code 1."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from longnovel.errors import LongnovelError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Build LongNovel-style hallucination-detection benchmarks.")
+
+ConfigOpt = typer.Option(Path("configs/default.yaml"), "--config", "-c",
+                         help="YAML config file.")
+RunDirOpt = typer.Option(None, "--run-dir", help="Override run_dir from the config.")
+TierOpt = typer.Option(None, "--tier", "-t", help="Limit to this tier (repeatable).")
+ForceOpt = typer.Option(False, "--force", help="Run even if the stage is fresh.")
+DebugOpt = typer.Option(False, "--debug", help="Show tracebacks.")
+QuietOpt = typer.Option(False, "--no-progress", help="Hide progress bars.")
+
+
+def _err(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+def user_errors(func):
+    """Turn LongnovelError into one line and exit 1 (re-raised with --debug)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except LongnovelError as exc:
+            if kwargs.get("debug"):
+                raise
+            _err(f"error: {exc}")
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            _err("interrupted")
+            raise typer.Exit(130) from None
+
+    return wrapper
+
+
+def make_pipeline(config: Path, run_dir: Optional[Path], tiers, progress: bool = True):
+    from longnovel.config import load_config
+    from longnovel.pipeline import Pipeline
+    from longnovel.rundir import claim_run_dir
+
+    cfg = load_config(config, str(run_dir) if run_dir else None)
+    pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
+    claim_run_dir(pipeline.run_dir, config)
+    return pipeline
+
+
+def _log(message: str) -> None:
+    typer.echo(message, err=True)
+
+
+@app.command()
+@user_errors
+def build(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+          tier: Optional[List[str]] = TierOpt,
+          until: Optional[str] = typer.Option(None, "--until", help="Stop after this stage."),
+          force: bool = ForceOpt, debug: bool = DebugOpt, no_progress: bool = QuietOpt):
+    """Run every stale or missing stage in order, skipping fresh ones."""
+    from longnovel.pipeline import STAGES
+
+    if until is not None and until not in STAGES:
+        raise typer.BadParameter(f"--until must be one of {', '.join(STAGES)}")
+    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+    ran = pipeline.build(until=until, force=force, log=_log)
+    typer.echo(f"done: {len(ran)} stage(s) run; outputs in {pipeline.run_dir}")
+
+
+def _stage_command(name: str):
+    @user_errors
+    def command(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+                tier: Optional[List[str]] = TierOpt, force: bool = ForceOpt,
+                debug: bool = DebugOpt, no_progress: bool = QuietOpt):
+        pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+        if not force and pipeline.state(name) == "fresh":
+            typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
+            return
+        pipeline.run_stage(name, log=_log)
+
+    command.__doc__ = f"Run the {name} stage only."
+    command.__name__ = name
+    return command
+
+
+for _name in ("ingest", "expand", "arbitrate", "inject", "export"):
+    app.command(name=_name)(_stage_command(_name))
+
+
+@app.command()
+@user_errors
+def status(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+           tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt,
+           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
+    """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
+    from longnovel.status import status_rows, status_table
+
+    pipeline = make_pipeline(config, run_dir, tier)
+    rows = status_rows(pipeline)
+    typer.echo(json.dumps(rows, indent=2) if as_json else status_table(rows))
+
+
+def main() -> None:  # pragma: no cover - entry point for python -m
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

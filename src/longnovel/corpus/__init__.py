@@ -1,0 +1,31 @@
+"""Corpus readers: each yields RawUnit records for one configured source (DESIGN.md section 5)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from longnovel.config import CorpusSource
+from longnovel.corpus.common import RawUnit, check_path
+
+
+def read_source(source: CorpusSource, skipped: dict | None = None) -> Iterator[RawUnit]:
+    """Yield the units of one corpus source, raising InputError on bad input.
+
+    Rows a format skips on purpose (BookSum aggregates, chapters without a preferred summary
+    source) are counted by reason into ``skipped``.
+    """
+    path = check_path(source.path)
+    if source.format == "dir":
+        from longnovel.corpus.dirs import read_dir
+
+        return read_dir(path)
+    if source.format == "table":
+        from longnovel.corpus.table import read_table
+
+        return read_table(path)
+    from longnovel.corpus.booksum import read_booksum
+
+    return read_booksum(path, source.summary_sources, skipped)
+
+
+__all__ = ["RawUnit", "read_source"]

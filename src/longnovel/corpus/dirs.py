@@ -1,0 +1,80 @@
+"""Format ``dir``: <root>/<book_id>/NNN.txt with NNN.summary.txt beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from longnovel.corpus.common import RawUnit, check_duplicates, read_text_file, require_text
+from longnovel.errors import InputError
+
+TEXT_RE = re.compile(r"^(\d+)\.txt$")
+SUMMARY_RE = re.compile(r"^(\d+)\.summary\.txt$")
+
+
+def read_dir(root: Path) -> Iterator[RawUnit]:
+    """Yield units of every book folder under ``root``, ordered by book and unit number."""
+    if not root.is_dir():
+        raise InputError(f"{root}: format 'dir' expects a folder of book folders")
+    books = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not books:
+        raise InputError(f"{root}: no book folders found")
+    for book in books:
+        yield from _read_book(book)
+
+
+def _book_meta(book: Path) -> dict:
+    meta_path = book / "book.yaml"
+    if not meta_path.is_file():
+        return {}
+    try:
+        meta = yaml.safe_load(read_text_file(meta_path)) or {}
+    except yaml.YAMLError as exc:
+        raise InputError(f"{meta_path}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(meta, dict):
+        raise InputError(f"{meta_path}: expected a mapping (title, author, source, license)")
+    return meta
+
+
+def _index_files(book: Path) -> tuple[dict[int, Path], dict[int, Path]]:
+    texts: dict[int, Path] = {}
+    summaries: dict[int, Path] = {}
+    for path in sorted(book.iterdir()):
+        for pattern, found in ((SUMMARY_RE, summaries), (TEXT_RE, texts)):
+            match = pattern.match(path.name)
+            if match:
+                number = int(match.group(1))
+                if number in found:
+                    raise InputError(
+                        f"{path}: duplicate unit number {number} (also {found[number].name})"
+                    )
+                found[number] = path
+                break
+    return texts, summaries
+
+
+def _read_book(book: Path) -> Iterator[RawUnit]:
+    meta = _book_meta(book)
+    texts, summaries = _index_files(book)
+    if not texts and not summaries:
+        raise InputError(f"{book}: no unit files (NNN.txt with NNN.summary.txt)")
+    for number in sorted(set(texts) | set(summaries)):
+        if number not in summaries:
+            raise InputError(f"{texts[number]}: no summary file {texts[number].stem}.summary.txt")
+        if number not in texts:
+            stem = summaries[number].name.removesuffix(".summary.txt")
+            raise InputError(f"{summaries[number]}: no text file {stem}.txt for this summary")
+    title = str(meta.get("title") or book.name)
+    source = str(meta.get("source") or "dir")
+    units = [
+        RawUnit(book.name, title, n,
+                require_text(read_text_file(texts[n]), "text", str(texts[n])),
+                require_text(read_text_file(summaries[n]), "summary", str(summaries[n])),
+                source, str(texts[n]))
+        for n in sorted(texts)
+    ]
+    check_duplicates(units)
+    yield from units

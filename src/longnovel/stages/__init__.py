@@ -1,0 +1,1 @@
+"""Pipeline stages: ingest -> expand -> arbitrate -> inject -> export."""

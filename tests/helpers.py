@@ -1,0 +1,56 @@
+"""Small builders for test corpora and configs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def write_config(tmp: Path, corpus: list[dict], **overrides) -> Path:
+    """A config for ``corpus`` with tiny limits, its run dir inside ``tmp``."""
+    config = {
+        "run_dir": str(tmp / "run"),
+        "seed": 7,
+        "corpus": corpus,
+        "units": {"min_tokens": 0, "max_tokens": 100000, "out_of_range": "drop"},
+        "tiers": {"T": 60},
+        "window": {"below": 20, "above": 40},
+        "cache": str(tmp / "cache.sqlite"),
+    }
+    config.update(overrides)
+    path = tmp / "config.yaml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def write_dir_book(root: Path, book: str, units: dict[int, tuple[str, str]], meta=None) -> Path:
+    """A ``dir``-format book: NNN.txt and NNN.summary.txt per unit."""
+    folder = root / book
+    folder.mkdir(parents=True, exist_ok=True)
+    for number, (text, summary) in units.items():
+        if text is not None:
+            (folder / f"{number:03d}.txt").write_text(text, encoding="utf-8")
+        if summary is not None:
+            (folder / f"{number:03d}.summary.txt").write_text(summary, encoding="utf-8")
+    if meta:
+        (folder / "book.yaml").write_text(yaml.safe_dump(meta), encoding="utf-8")
+    return folder
+
+
+def english_units(n: int, words: int = 30) -> dict[int, tuple[str, str]]:
+    """``n`` distinct little units of about ``words`` words each."""
+    return {
+        i: (" ".join(f"Unit{i} word{w} of the ferry story." for w in range(words // 6)),
+            f"Summary of unit {i}: the ferry crossed {i} times.")
+        for i in range(1, n + 1)
+    }
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n",
+                    encoding="utf-8")
+    return path
