@@ -1,0 +1,49 @@
+"""Settings of one named model endpoint (an entry under ``models:`` in the config)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Price(BaseModel, extra="forbid"):
+    """Price in currency units per million tokens, for cost estimates."""
+
+    input_per_mtok: float = Field(0.0, ge=0)
+    output_per_mtok: float = Field(0.0, ge=0)
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """Cost of a call with these token counts."""
+        return (
+            prompt_tokens * self.input_per_mtok + completion_tokens * self.output_per_mtok
+        ) / 1e6
+
+
+class ModelConfig(BaseModel, extra="forbid"):
+    """One model endpoint: which provider serves it, its limits and sampling parameters."""
+
+    provider: Literal["openai", "zhipuai", "transformers"]
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+    max_concurrency: int = Field(8, ge=1)
+    requests_per_minute: int | None = Field(None, ge=1)
+    tokens_per_minute: int | None = Field(None, ge=1)
+    temperature: float = Field(0.0, ge=0)
+    max_tokens: int = Field(1024, ge=1)
+    timeout_s: float = Field(120.0, gt=0)
+    max_retries: int = Field(5, ge=0)
+    context_window: int = Field(32768, ge=1)
+    extra_body: dict = Field(default_factory=dict)
+    price: Price = Field(default_factory=Price)
+
+    def fingerprint_fields(self) -> dict:
+        """The settings that change replies; limits, timeouts and prices are left out."""
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "extra_body": self.extra_body,
+        }

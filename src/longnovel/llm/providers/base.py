@@ -1,0 +1,112 @@
+"""The provider interface: messages in; text, usage, finish reason out; errors as reason codes."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Protocol
+
+from longnovel.llm.config import ModelConfig
+from longnovel.llm.types import MissingKeyError
+
+NO_AUTH_KEY = "EMPTY"  # what local servers without auth (vLLM, llama.cpp) accept
+MAX_RETRY_AFTER_S = 300.0
+
+
+@dataclass
+class Reply:
+    """A model's answer. Token counts are None when the server did not report them."""
+
+    text: str
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    finish_reason: str | None
+
+
+class ProviderError(Exception):
+    """A failed call. ``reason`` is a short code (``http_429``, ``timeout``, ``connection``...)."""
+
+    def __init__(
+        self, reason: str, message: str, retryable: bool, retry_after: float | None = None
+    ):
+        self.reason = reason
+        self.retryable = retryable
+        self.retry_after = retry_after
+        super().__init__(message)
+
+
+class Provider(Protocol):
+    """What the runner needs from a provider."""
+
+    async def complete(self, messages: list[dict]) -> Reply:
+        """Send one chat request; raise ProviderError on failure."""
+
+    async def aclose(self) -> None:
+        """Release connections and threads."""
+
+
+def resolve_key(name: str, config: ModelConfig) -> str | None:
+    """The API key from ``api_key_env``; ``EMPTY`` for keyless local servers.
+
+    Returns None for providers that need no key (transformers).
+    """
+    if config.provider == "transformers":
+        return None
+    if config.api_key_env is None:
+        return NO_AUTH_KEY
+    key = os.environ.get(config.api_key_env)
+    if not key:
+        raise MissingKeyError(config.api_key_env, name)
+    return key
+
+
+def key_status(config: ModelConfig) -> str:
+    """``present``, ``missing`` or ``not needed``; never the key itself."""
+    if config.provider == "transformers" or config.api_key_env is None:
+        return "not needed"
+    return "present" if os.environ.get(config.api_key_env) else "missing"
+
+
+def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    if not headers:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            return min(max(float(millis) / 1000.0, 0.0), MAX_RETRY_AFTER_S)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            seconds = parsedate_to_datetime(value).timestamp() - time.time()
+        except (TypeError, ValueError):
+            return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with any occurrence of the key masked (servers sometimes echo it)."""
+    if secret and len(secret) >= 8 and secret != NO_AUTH_KEY:
+        return text.replace(secret, "***")
+    return text
+
+
+def first_line(exc: BaseException, secret: str | None = None) -> str:
+    """A short one-line description of an SDK exception, key masked."""
+    text = str(exc).strip() or type(exc).__name__
+    return redact(text.splitlines()[0][:300], secret)
+
+
+def status_error(status: int, message: str, headers: Mapping[str, str] | None) -> ProviderError:
+    """A ProviderError for an HTTP status: 408, 409, 429 and 5xx are worth retrying."""
+    retryable = status in (408, 409, 429) or status >= 500
+    return ProviderError(f"http_{status}", message, retryable, parse_retry_after(headers))

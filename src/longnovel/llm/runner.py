@@ -1,0 +1,368 @@
+"""LLMRunner: cached, concurrent, rate-limited, retried chat requests for one stage."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from longnovel.llm.accounting import Accounts
+from longnovel.llm.cache import CachedReply, ReplyCache, request_key
+from longnovel.llm.config import ModelConfig
+from longnovel.llm.parsing import ReplyError, parse_json_reply, strip_think
+from longnovel.llm.providers import Provider, ProviderError, Reply, make_provider, resolve_key
+from longnovel.llm.tokens import count_prompts, prompt_token_bound
+from longnovel.llm.types import Request, Result, UnknownModelError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Job:
+    """One distinct request (same cache key), answering one or more Requests."""
+
+    cache_key: str
+    model: str
+    messages: list[dict]
+    schema: Any
+    indices: list[int]
+    group_rank: int
+    asks_left: int = 2  # a fresh reply that can't be used is asked again once
+    prompt_tokens: int = 0
+    prompt_is_exact: bool = False
+
+
+class _Limits:
+    """Concurrency and rate limiters of one model, created inside the running event loop."""
+
+    def __init__(self, config: ModelConfig):
+        from aiolimiter import AsyncLimiter
+
+        self.slots = asyncio.Semaphore(config.max_concurrency)
+        rpm, tpm = config.requests_per_minute, config.tokens_per_minute
+        self.rpm = AsyncLimiter(rpm, 60) if rpm else None
+        self.tpm = AsyncLimiter(tpm, 60) if tpm else None
+
+    async def admit(self, tokens: int) -> None:
+        """Wait until the rate limits allow one more request of about ``tokens`` tokens."""
+        if self.rpm is not None:
+            await self.rpm.acquire()
+        if self.tpm is not None:
+            await self.tpm.acquire(min(tokens, self.tpm.max_rate))
+
+
+class LLMRunner:
+    """Runs a stage's requests through the cache and the configured providers.
+
+    ``retry_initial_s`` and ``retry_max_s`` shape the exponential backoff (tests shorten them);
+    a server's Retry-After takes precedence.
+    """
+
+    def __init__(
+        self,
+        models: dict[str, ModelConfig],
+        cache_path: str | Path,
+        tokenizer,
+        stage: str,
+        progress: bool = True,
+        retry_initial_s: float = 1.0,
+        retry_max_s: float = 60.0,
+    ):
+        self.models = models
+        self.tokenizer = tokenizer
+        self.stage = stage
+        self.progress = progress
+        self.retry_initial_s = retry_initial_s
+        self.retry_max_s = retry_max_s
+        self.cache = ReplyCache(cache_path)
+        self.accounts = Accounts()
+        self._bar = None
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def run(self, requests: list[Request]) -> list[Result]:
+        """Run all requests and return their results in the same order."""
+        return asyncio.run(self.arun(requests))
+
+    async def arun(self, requests: list[Request]) -> list[Result]:
+        """Async form of ``run``."""
+        self._check_models(requests)
+        results: list[Result | None] = [None] * len(requests)
+        self._bar = self._progress_bar(len(requests))
+        try:
+            jobs = self._serve_from_cache(self._make_jobs(requests), requests, results)
+            if jobs:
+                await self._send_all(jobs, requests, results)
+        finally:
+            self._bar.close()
+        return results
+
+    def usage(self) -> dict[str, dict]:
+        """Counters per model: requests, cache_hits, retries, failures, tokens, cost."""
+        return {name: usage.as_dict() for name, usage in self.accounts.models.items()}
+
+    def failures(self) -> dict[str, int]:
+        """Failed requests counted by reason."""
+        return dict(self.accounts.reasons)
+
+    def close(self) -> None:
+        """Close the cache."""
+        self.cache.close()
+
+    def __enter__(self) -> LLMRunner:  # noqa: PYI034
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- preparation ----------------------------------------------------------------------------
+
+    def _check_models(self, requests: list[Request]) -> None:
+        for name in {r.model for r in requests}:
+            if name not in self.models:
+                known = ", ".join(sorted(self.models)) or "none"
+                raise UnknownModelError(
+                    f"stage {self.stage}: model '{name}' is not configured under models: "
+                    f"(configured: {known})"
+                )
+
+    def _make_jobs(self, requests: list[Request]) -> list[_Job]:
+        """One job per distinct cache key, ranked so a group's requests go out together."""
+        jobs: dict[str, _Job] = {}
+        group_rank: dict[str, int] = {}
+        for index, request in enumerate(requests):
+            rank = group_rank.setdefault(request.group, len(group_rank))
+            key = request_key(self.models[request.model], request.messages)
+            if key in jobs and jobs[key].schema is request.schema:
+                jobs[key].indices.append(index)
+                continue
+            key_id = key if key not in jobs else f"{key}#{index}"
+            jobs[key_id] = _Job(key, request.model, request.messages, request.schema, [index], rank)
+        return list(jobs.values())
+
+    def _serve_from_cache(self, jobs, requests, results) -> list[_Job]:
+        """Answer jobs from the cache; return those still to send."""
+        stored = self.cache.get_many([job.cache_key for job in jobs])
+        pending = []
+        for job in jobs:
+            reply = stored.get(job.cache_key)
+            if reply is None:
+                pending.append(job)
+                continue
+            result = self._interpret(
+                job, reply.text, self._stored_usage(reply), reply.finish_reason
+            )
+            if not result.ok:
+                job.asks_left = 1  # an unusable cached reply is asked again once, fresh
+                pending.append(job)
+                continue
+            result.cached = True
+            usage = self.accounts.of(job.model)
+            for _ in job.indices:
+                usage.cache_hits += 1
+                usage.add_tokens(reply.prompt_tokens, reply.completion_tokens, None)
+            self._deliver(job, result, requests, results)
+        return pending
+
+    def _open_providers(self, jobs: list[_Job]) -> dict[str, Provider]:
+        names = sorted({job.model for job in jobs})
+        for name in names:  # every key is checked before any provider is built or request sent
+            resolve_key(name, self.models[name])
+        return {name: make_provider(name, self.models[name]) for name in names}
+
+    def _count_prompt_tokens(self, jobs: list[_Job]) -> None:
+        """Set each job's prompt tokens: the tokenizer's count where it matters (the prompt may
+        not fit, or a tokens-per-minute limit needs it), else a cheap upper bound."""
+        exact = []
+        for job in jobs:
+            config = self.models[job.model]
+            job.prompt_tokens = prompt_token_bound(job.messages)
+            too_long = job.prompt_tokens + config.max_tokens > config.context_window
+            if too_long or config.tokens_per_minute:
+                exact.append(job)
+        for job, count in zip(exact, count_prompts([j.messages for j in exact], self.tokenizer)):
+            job.prompt_tokens, job.prompt_is_exact = count, True
+
+    def _guard_context(self, jobs, requests, results) -> list[_Job]:
+        """Refuse jobs whose prompt cannot fit the model's context window, before sending."""
+        self._count_prompt_tokens(jobs)
+        fitting = []
+        for job in jobs:
+            count = job.prompt_tokens
+            config = self.models[job.model]
+            if count + config.max_tokens <= config.context_window:
+                fitting.append(job)
+                continue
+            message = (
+                f"not sent: prompt of about {count} tokens + max_tokens {config.max_tokens} "
+                f"exceeds context_window {config.context_window} of model '{job.model}'"
+            )
+            self._fail(job, "context_window", message, requests, results)
+        return fitting
+
+    # -- sending --------------------------------------------------------------------------------
+
+    async def _send_all(self, jobs, requests, results) -> None:
+        providers = self._open_providers(jobs)
+        try:
+            jobs = self._guard_context(jobs, requests, results)
+            workers = []
+            for name, provider in providers.items():
+                queue = deque(sorted((j for j in jobs if j.model == name), key=_group_order))
+                limits = _Limits(self.models[name])
+                count = min(self.models[name].max_concurrency, len(queue))
+                workers += [
+                    self._worker(queue, provider, limits, requests, results) for _ in range(count)
+                ]
+            await asyncio.gather(*workers)
+        finally:
+            await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
+
+    async def _worker(self, queue: deque, provider, limits, requests, results) -> None:
+        while queue:
+            job = queue.popleft()
+            await self._answer(job, provider, limits, requests, results)
+
+    async def _answer(self, job: _Job, provider, limits, requests, results) -> None:
+        """Ask until a usable reply (at most ``asks_left`` times); cache every reply."""
+        config = self.models[job.model]
+        while job.asks_left > 0:
+            job.asks_left -= 1
+            try:
+                reply, latency = await self._send_with_retries(job, provider, limits)
+            except ProviderError as exc:
+                self._fail(job, exc.reason, str(exc), requests, results)
+                return
+            usage = self._reply_usage(job, reply)
+            self.accounts.of(job.model).add_tokens(*usage.values(), config.price)
+            self.cache.put(job.cache_key, config, _to_cached(reply, usage))
+            result = self._interpret(job, reply.text, usage, reply.finish_reason, latency)
+            if result.ok or job.asks_left == 0:
+                if not result.ok:
+                    self.accounts.fail(job.model, result.error, len(job.indices))
+                self._deliver(job, result, requests, results)
+                return
+
+    async def _send_with_retries(self, job: _Job, provider, limits) -> tuple[Reply, float]:
+        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+
+        config = self.models[job.model]
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(config.max_retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
+            before_sleep=lambda state: self._note_retry(job, state),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await self._send_once(job, provider, limits)
+        raise AssertionError("unreachable: tenacity re-raises the last error")
+
+    async def _send_once(self, job: _Job, provider, limits) -> tuple[Reply, float]:
+        await limits.admit(job.prompt_tokens + self.models[job.model].max_tokens)
+        async with limits.slots:
+            self.accounts.of(job.model).requests += 1
+            started = time.perf_counter()
+            reply = await provider.complete(job.messages)
+            return reply, time.perf_counter() - started
+
+    def _wait(self, state) -> float:
+        """Retry-After when the server sent one, else exponential backoff with jitter."""
+        error = state.outcome.exception()
+        if isinstance(error, ProviderError) and error.retry_after is not None:
+            return error.retry_after * random.uniform(1.0, 1.1)
+        exponent = state.attempt_number - 1
+        base = min(self.retry_max_s, self.retry_initial_s * 2**exponent)
+        return base + random.uniform(0, self.retry_initial_s)
+
+    def _note_retry(self, job: _Job, state) -> None:
+        self.accounts.of(job.model).retries += 1
+        error = state.outcome.exception()
+        log.debug("retrying %s on %s: %s", job.model, getattr(error, "reason", "?"), error)
+
+    # -- results --------------------------------------------------------------------------------
+
+    def _interpret(self, job, text, usage, finish_reason, latency=0.0) -> Result:
+        """A Result from a reply text: parsed against the job's schema, or checked non-empty."""
+        clean = strip_think(text)
+        result = Result(
+            key="",
+            model=job.model,
+            ok=True,
+            text=clean,
+            raw=text,
+            usage=dict(usage),
+            finish_reason=finish_reason,
+            latency_s=latency,
+        )
+        try:
+            if job.schema is not None:
+                result.parsed = parse_json_reply(text, job.schema)
+            elif not clean:
+                raise ReplyError("empty", "the reply is empty")
+        except ReplyError as exc:
+            result.ok, result.error = False, exc.reason
+        return result
+
+    def _reply_usage(self, job: _Job, reply: Reply) -> dict:
+        """The server's token counts, or the tokenizer's when the server sent none."""
+        prompt = reply.prompt_tokens
+        if prompt is None:
+            if not job.prompt_is_exact:
+                job.prompt_tokens = count_prompts([job.messages], self.tokenizer)[0]
+                job.prompt_is_exact = True
+            prompt = job.prompt_tokens
+        completion = reply.completion_tokens
+        if completion is None:
+            completion = self.tokenizer.count(reply.text) if reply.text else 0
+        return {"prompt_tokens": int(prompt), "completion_tokens": int(completion)}
+
+    @staticmethod
+    def _stored_usage(reply: CachedReply) -> dict:
+        return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
+
+    def _fail(self, job: _Job, reason: str, message: str, requests, results) -> None:
+        self.accounts.fail(job.model, reason, len(job.indices))
+        failure = Result(key="", model=job.model, ok=False, raw=message, error=reason)
+        self._deliver(job, failure, requests, results)
+
+    def _deliver(self, job: _Job, result: Result, requests, results) -> None:
+        for index in job.indices:
+            results[index] = replace(result, key=requests[index].key, usage=dict(result.usage))
+        self._bar.update(len(job.indices))
+        failed = sum(self.accounts.reasons.values())
+        if failed:
+            self._bar.set_postfix(failed=failed, refresh=False)
+
+    def _progress_bar(self, total: int):
+        from tqdm import tqdm
+
+        return tqdm(
+            total=total,
+            desc=self.stage,
+            unit="req",
+            file=sys.stderr,
+            disable=not self.progress,
+            dynamic_ncols=True,
+        )
+
+
+def _group_order(job: _Job) -> tuple[int, int]:
+    return job.group_rank, job.indices[0]
+
+
+def _to_cached(reply: Reply, usage: dict) -> CachedReply:
+    return CachedReply(
+        reply.text,
+        usage["prompt_tokens"],
+        usage["completion_tokens"],
+        reply.finish_reason,
+        time.time(),
+    )

@@ -1,0 +1,54 @@
+"""The request and result records that stages exchange with the runner."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from longnovel.errors import LongnovelError
+
+
+@dataclass
+class Request:
+    """One chat request. ``key`` is the caller's id; ``group`` schedules related requests together.
+
+    ``schema`` is a pydantic model the reply must parse into (``dict`` accepts any JSON object);
+    ``None`` means a free-text reply.
+    """
+
+    key: str
+    model: str
+    messages: list[dict]
+    schema: Any = None
+    group: str = ""
+
+
+@dataclass
+class Result:
+    """The outcome of one request. A failed request has ``ok=False`` and a reason in ``error``."""
+
+    key: str
+    model: str
+    ok: bool
+    text: str = ""
+    parsed: Any = None
+    raw: str = ""
+    error: str | None = None
+    usage: dict = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0})
+    finish_reason: str | None = None
+    latency_s: float = 0.0
+    cached: bool = False
+
+
+class MissingKeyError(LongnovelError):
+    """A model's ``api_key_env`` names an environment variable that is not set."""
+
+    def __init__(self, variable: str, model_name: str):
+        self.variable = variable
+        super().__init__(
+            f"model '{model_name}' needs an API key: set the environment variable {variable}"
+        )
+
+
+class UnknownModelError(LongnovelError):
+    """A request names a model that is not under ``models:`` in the config."""

@@ -1,0 +1,53 @@
+"""An interrupted run keeps every answer it committed and re-pays at most one concurrency's worth."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from llm_child_run import batch
+from llm_helpers import WordTokenizer
+
+from longnovel.llm import LLMRunner, ModelConfig
+
+CHILD = Path(__file__).with_name("llm_child_run.py")
+N, CONCURRENCY = 60, 4
+
+
+def test_sigkill_mid_run_then_rerun_resends_at_most_one_concurrency(llm_server, tmp_path):
+    llm_server.latency = 0.05
+    cache = tmp_path / "cache.sqlite"
+    child = subprocess.Popen(
+        [sys.executable, str(CHILD), llm_server.base_url, str(cache), str(N), str(CONCURRENCY)],
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(CHILD.parent)},
+    )
+    deadline = time.monotonic() + 30
+    while len(llm_server.answered) < N // 3 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    assert child.returncode == -signal.SIGKILL
+    answered_before = set(llm_server.answered)
+    assert N // 3 <= len(answered_before) < N
+    received_before = llm_server.count()
+
+    models = {
+        "m": ModelConfig(
+            provider="openai",
+            model="fake",
+            base_url=llm_server.base_url,
+            max_concurrency=CONCURRENCY,
+        )
+    }
+    with LLMRunner(models, cache, WordTokenizer(), "kill-test", progress=False) as runner:
+        results = runner.run(batch(N))
+        usage = runner.usage()["m"]
+    assert all(r.ok for r in results)
+    resent = [r["body"]["messages"][-1]["content"] for r in llm_server.requests[received_before:]]
+    paid_twice = answered_before.intersection(resent)
+    assert len(paid_twice) <= CONCURRENCY
+    assert usage["cache_hits"] >= len(answered_before) - CONCURRENCY
+    assert usage["requests"] == len(resent) == N - usage["cache_hits"]

@@ -1,0 +1,312 @@
+"""The runner against the fake server, through the real openai and zhipuai SDKs."""
+
+import time
+
+import pytest
+from fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
+from llm_helpers import PROVIDERS, Judgment, make_runner, model_config, requests
+
+from longnovel.llm import LLMRunner, MissingKeyError, Request, UnknownModelError
+from longnovel.llm.tokens import count_prompts
+
+GOOD_JSON = '{"score": 4, "reason": "consistent"}'
+
+pytestmark = pytest.mark.parametrize("provider", PROVIDERS)
+
+
+def test_rerun_is_served_from_cache_with_zero_requests(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        first = runner.run(requests(10))
+    assert all(r.ok and not r.cached for r in first) and llm_server.count() == 10
+    assert [r.key for r in first] == [f"r{i}" for i in range(10)]
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        second = runner.run(requests(10))
+        assert runner.usage()["m"]["cache_hits"] == 10 and runner.usage()["m"]["requests"] == 0
+    assert llm_server.count() == 10
+    assert [r.text for r in second] == [r.text for r in first] and all(r.cached for r in second)
+
+
+def test_concurrency_limit_is_respected(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.latency = 0.1
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=3) as runner:
+        started = time.perf_counter()
+        results = runner.run(requests(12))
+    assert all(r.ok for r in results)
+    assert llm_server.max_in_flight == 3
+    assert time.perf_counter() - started < 1.0  # 4 rounds of 0.1 s, not 12 in a row
+
+
+def test_429_honours_retry_after(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue(status(429, retry_after="1"))
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1) as runner:
+        started = time.perf_counter()
+        [result] = runner.run(requests(1))
+        assert time.perf_counter() - started >= 1.0
+        assert result.ok and runner.usage()["m"]["retries"] == 1
+        assert runner.usage()["m"]["requests"] == 2 and runner.failures() == {}
+
+
+def test_500_burst_is_retried(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue(status(500), status(502), status(503), MALFORMED, DROP)
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1, max_retries=5
+    ) as runner:
+        results = runner.run(requests(2))
+        assert all(r.ok for r in results)
+        assert runner.usage()["m"]["retries"] == 5 and llm_server.count() == 7
+
+
+def test_exhausted_retries_are_recorded_not_raised(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue(*[status(500)] * 3, status(429, retry_after="0"), status(429, "0"))
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1, max_retries=2
+    ) as runner:
+        first, second = runner.run(requests(2))
+        assert (first.ok, first.error) == (False, "http_500") and "500" in first.raw
+        assert second.ok  # its third attempt succeeded
+        assert runner.failures() == {"http_500": 1}
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        runner.run(requests(2))  # errors are not cached: the failed one is sent again
+        assert runner.usage()["m"]["requests"] == 1 and runner.usage()["m"]["cache_hits"] == 1
+
+
+def test_timeout_is_retried_then_recorded(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue(hang(3), hang(3), hang(3))
+    with make_runner(
+        llm_server,
+        tmp_path,
+        provider,
+        word_tokenizer,
+        max_concurrency=1,
+        timeout_s=0.3,
+        max_retries=1,
+    ) as runner:
+        first, second = runner.run(requests(2))
+        assert (first.ok, first.error) == (False, "timeout")
+        assert second.ok  # timed out once, then answered
+        assert runner.usage()["m"]["retries"] == 2 and runner.failures() == {"timeout": 1}
+
+
+def test_garbled_reply_is_asked_again_once_then_recorded(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.reply = lambda messages: GARBLED
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run(requests(1, schema=Judgment))
+        assert (result.ok, result.error, result.raw, result.parsed) == (
+            False,
+            "bad_json",
+            GARBLED,
+            None,
+        )
+        assert runner.failures() == {"bad_json": 1} and llm_server.count() == 2
+    llm_server.reply = lambda messages: GOOD_JSON
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run(requests(1, schema=Judgment))  # the bad cached reply is asked again
+        assert result.ok and not result.cached and llm_server.count() == 3
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run(requests(1, schema=Judgment))  # ... and was replaced in the cache
+        assert result.cached and result.parsed == Judgment(score=4, reason="consistent")
+    assert llm_server.count() == 3
+
+
+def test_bad_then_good_reply_and_schema_failure(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue("not json at all", GOOD_JSON, '{"score": 17, "reason": "x"}', '{"score": 9}')
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1) as runner:
+        first, second = runner.run(requests(2, schema=Judgment))
+        assert first.ok and first.parsed.score == 4
+        assert (second.ok, second.error, second.raw) == (False, "schema", '{"score": 9}')
+        assert runner.failures() == {"schema": 1} and runner.usage()["m"]["requests"] == 4
+
+
+def test_think_is_stripped(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.enqueue(
+        f'<think>Let me check {{"score": 0}}</think>\n```json\n{GOOD_JSON}\n```',
+        "<think>short</think>\n\nA summary.",
+    )
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1) as runner:
+        judged = runner.run(requests(1, schema=Judgment))[0]
+        summary = runner.run(requests(1, prefix="summarize"))[0]
+    assert judged.ok and judged.parsed.score == 4 and "<think>" in judged.raw
+    assert summary.ok and summary.text == "A summary."
+
+
+def test_empty_reply_is_a_failure_for_text_requests(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.reply = lambda messages: "<think>thinking until the end"
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run(requests(1))
+        assert (result.ok, result.error) == (False, "empty") and result.raw.startswith("<think>")
+
+
+def test_context_window_refusal_sends_nothing(llm_server, tmp_path, provider, word_tokenizer):
+    long_prompt = Request("long", "m", [{"role": "user", "content": "word " * 100}])
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, context_window=80, max_tokens=20
+    ) as runner:
+        long_result, short_result = runner.run([long_prompt, *requests(1)])
+        assert (long_result.ok, long_result.error) == (False, "context_window")
+        assert "context_window 80" in long_result.raw and "not sent" in long_result.raw
+        assert short_result.ok and runner.failures() == {"context_window": 1}
+    assert llm_server.count() == 1
+
+
+def test_missing_key_raises_before_any_request_and_key_is_never_stored(
+    llm_server, tmp_path, provider, word_tokenizer, monkeypatch
+):
+    monkeypatch.delenv("LONGNOVEL_TEST_KEY", raising=False)
+    with (
+        make_runner(
+            llm_server, tmp_path, provider, word_tokenizer, api_key_env="LONGNOVEL_TEST_KEY"
+        ) as runner,
+        pytest.raises(MissingKeyError, match="LONGNOVEL_TEST_KEY"),
+    ):
+        runner.run(requests(3))
+    assert llm_server.count() == 0
+    secret = "sk-test-secret-0123456789"
+    monkeypatch.setenv("LONGNOVEL_TEST_KEY", secret)
+    llm_server.enqueue(status(401))
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, api_key_env="LONGNOVEL_TEST_KEY"
+    ) as runner:
+        results = runner.run(requests(3))
+    assert [r.error for r in results].count("http_401") == 1 and sum(r.ok for r in results) == 2
+    assert all(secret in r["headers"]["authorization"] for r in llm_server.requests)
+    for path in tmp_path.iterdir():
+        assert secret.encode() not in path.read_bytes(), path
+    assert not any(secret in r.raw or secret in r.text for r in results)
+
+
+def test_keyless_server_gets_a_dummy_key(llm_server, tmp_path, provider, word_tokenizer):
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        runner.run(requests(1))
+    assert llm_server.requests[0]["headers"]["authorization"] == "Bearer EMPTY"
+
+
+def test_accounting(llm_server, tmp_path, provider, word_tokenizer):
+    price = {"input_per_mtok": 1000.0, "output_per_mtok": 2000.0}
+    llm_server.enqueue(status(500))
+    batch = requests(3)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, price=price) as runner:
+        results = runner.run(batch)
+        prompt = sum(words(r.messages[0]["content"]) for r in batch)
+        completion = sum(words(r.text) for r in results)
+        assert results[0].usage == {"prompt_tokens": 3, "completion_tokens": 4}
+        assert runner.usage()["m"] == {
+            "requests": 4,
+            "cache_hits": 0,
+            "retries": 1,
+            "failures": 0,
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "cost": pytest.approx((prompt * 1000 + completion * 2000) / 1e6),
+        }
+        assert all(r.latency_s > 0 for r in results)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, price=price) as runner:
+        runner.run(batch)
+        usage = runner.usage()["m"]
+        assert (usage["cache_hits"], usage["requests"], usage["cost"]) == (3, 0, 0.0)
+        assert (usage["prompt_tokens"], usage["completion_tokens"]) == (prompt, completion)
+
+
+def test_missing_server_usage_is_counted_with_the_tokenizer(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.omit_usage = True
+    batch = requests(1)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run(batch)
+    expected_prompt = count_prompts([batch[0].messages], word_tokenizer)[0]
+    assert result.usage == {
+        "prompt_tokens": expected_prompt,
+        "completion_tokens": words(result.text),
+    }
+
+
+def test_groups_are_scheduled_together(llm_server, tmp_path, provider, word_tokenizer):
+    batch = [
+        Request(
+            f"r{i}",
+            "m",
+            [{"role": "user", "content": f"window {i % 3} task {i}"}],
+            group=f"w{i % 3}",
+        )
+        for i in range(9)
+    ]
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1) as runner:
+        results = runner.run(batch)
+    assert [r.key for r in results] == [f"r{i}" for i in range(9)]
+    windows = [r["body"]["messages"][0]["content"].split()[1] for r in llm_server.requests]
+    assert windows == ["0"] * 3 + ["1"] * 3 + ["2"] * 3
+
+
+def test_identical_requests_are_sent_once(llm_server, tmp_path, provider, word_tokenizer):
+    batch = requests(1) + [Request("copy", "m", requests(1)[0].messages)]
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        first, copy = runner.run(batch)
+    assert llm_server.count() == 1 and first.text == copy.text and copy.key == "copy"
+
+
+def test_unknown_model_is_a_user_error(llm_server, tmp_path, provider, word_tokenizer):
+    runner = make_runner(llm_server, tmp_path, provider, word_tokenizer)
+    with runner, pytest.raises(UnknownModelError, match="'nope'"):
+        runner.run([Request("x", "nope", [{"role": "user", "content": "hi"}])])
+
+
+def test_extra_body_and_sampling_reach_the_server(llm_server, tmp_path, provider, word_tokenizer):
+    extra = {"chat_template_kwargs": {"enable_thinking": False}}
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, extra_body=extra, max_tokens=77
+    ) as runner:
+        runner.run(requests(1))
+    body = llm_server.requests[0]["body"]
+    assert body["chat_template_kwargs"] == {"enable_thinking": False}
+    assert body["max_tokens"] == 77 and body["model"] == "fake-model"
+
+
+def test_flaky_server_run_finishes_and_records_every_failure(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.chaos(fail=0.2, garble=0.1, seed=3)
+    llm_server.reply = lambda messages: GOOD_JSON
+    models = {"m": model_config(llm_server, provider, max_concurrency=8, max_retries=1)}
+    runner = LLMRunner(
+        models,
+        tmp_path / "c.sqlite",
+        word_tokenizer,
+        "chaos",
+        progress=False,
+        retry_initial_s=0.001,
+        retry_max_s=0.01,
+    )
+    results = runner.run(requests(200, schema=Judgment))
+    failed = [r for r in results if not r.ok]
+    assert failed and len(failed) < 40
+    assert {r.error for r in failed} <= {"http_500", "bad_json"}
+    assert sum(runner.failures().values()) == len(failed) == runner.usage()["m"]["failures"]
+    for result in failed:
+        assert result.raw == GARBLED if result.error == "bad_json" else "500" in result.raw
+    assert all(isinstance(r.parsed, Judgment) for r in results if r.ok)
+    assert runner.usage()["m"]["requests"] == llm_server.count()
+    runner.close()
+
+
+def test_tokens_per_minute_limit_delays_the_excess(llm_server, tmp_path, provider, word_tokenizer):
+    # 4 requests of about 3000 + 10 tokens against 12000 tokens/minute: the last one waits
+    # for about 40 tokens' worth of the bucket to drain (0.2 s at 200 tokens/s).
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_tokens=3000,
+                     tokens_per_minute=12000) as runner:  # fmt: skip
+        started = time.perf_counter()
+        results = runner.run(requests(4))
+        elapsed = time.perf_counter() - started
+    assert all(r.ok for r in results)
+    assert 0.1 < elapsed < 3
+
+
+def test_progress_bar_goes_to_stderr(llm_server, tmp_path, provider, word_tokenizer, capfd):
+    models = {"m": model_config(llm_server, provider)}
+    with LLMRunner(models, tmp_path / "c.sqlite", word_tokenizer, "judge", progress=True) as runner:
+        runner.run(requests(3))
+    captured = capfd.readouterr()
+    assert "judge" in captured.err and "3/3" in captured.err and captured.out == ""
