@@ -1,0 +1,263 @@
+"""Word lists for entity typing and for the rules generator, written for this project.
+
+Each contrast table maps a word to its replacements; the generator only uses a replacement
+that changes the meaning (never a synonym), and keeps the sentence otherwise as it was.
+"""
+
+from __future__ import annotations
+
+# --- entity lexicons -------------------------------------------------------------------------
+
+ZH_TITLES = [
+    "老爷", "太太", "夫人", "公子", "小姐", "丫鬟", "皇帝", "皇上", "将军", "知府", "知县", "县令",
+    "掌柜", "先生", "大人", "王爷", "娘娘", "师父", "师傅", "长老", "掌门", "教头", "太尉", "丞相",
+    "宰相", "太监", "员外", "少爷", "管家", "嬷嬷", "姨娘", "书生", "秀才", "举人", "状元", "校长",
+    "局长", "队长", "书记", "厂长", "村长", "医生", "警察", "老师", "教授", "军官", "船长", "主任",
+]
+ZH_KINSHIP = [
+    "父亲", "母亲", "爸爸", "妈妈", "哥哥", "姐姐", "弟弟", "妹妹", "儿子", "女儿", "丈夫", "妻子",
+    "爷爷", "奶奶", "外公", "外婆", "祖父", "祖母", "叔叔", "伯父", "舅舅", "姑姑", "姨妈", "婶婶",
+    "表哥", "表姐", "表弟", "表妹", "堂兄", "堂弟", "堂妹", "侄子", "侄女", "外甥", "孙子", "孙女",
+    "岳父", "岳母", "公公", "婆婆", "嫂子", "姐夫", "妹夫", "女婿", "媳妇", "兄弟", "姐妹",
+]
+ZH_PLACE_SUFFIXES = set("府园寺庙庵观山城州县村镇庄楼宫殿江河湖岛国港街巷桥峰岭谷关寨泊")
+ZH_ORG_SUFFIXES = set("帮派社团局司部")
+ZH_STOP_NAMES = {"他们", "她们", "我们", "你们", "自己", "大家", "众人", "那人", "此人"}
+
+EN_HONORIFICS = [
+    "Mr.", "Mrs.", "Ms.", "Miss", "Dr.", "Sir", "Lady", "Lord", "Madame", "Monsieur", "Mme.",
+    "Captain", "Colonel", "General", "Major", "Lieutenant", "Sergeant", "Professor", "Reverend",
+    "Father", "Mother", "Sister", "Brother", "Aunt", "Uncle", "Uncle", "King", "Queen", "Prince",
+    "Princess", "Duke", "Duchess", "Count", "Countess", "Baron", "Baroness", "Earl", "Squire",
+    "Judge", "Inspector", "Mistress", "Master", "Saint", "St.", "Dame",
+]
+EN_TITLES = [
+    "king", "queen", "prince", "princess", "duke", "duchess", "earl", "count", "countess", "baron",
+    "captain", "colonel", "general", "major", "lieutenant", "sergeant", "doctor", "professor",
+    "governor", "judge", "magistrate", "bishop", "priest", "vicar", "rector", "clergyman",
+    "parson", "squire", "steward", "butler", "housekeeper", "governess", "lawyer", "inspector",
+    "sheriff", "mayor", "emperor", "empress", "knight", "abbot", "nun", "teacher", "master",
+    "mistress", "servant", "maid", "nurse",
+]
+EN_KINSHIP = [
+    "father", "mother", "brother", "sister", "son", "daughter", "husband", "wife", "uncle",
+    "aunt", "cousin", "nephew", "niece", "grandfather", "grandmother", "grandson",
+    "granddaughter", "stepfather", "stepmother", "father-in-law", "mother-in-law",
+    "brother-in-law", "sister-in-law", "fiancé", "fiancée", "guardian", "ward",
+]
+EN_PLACE_SUFFIXES = {
+    "Hall", "Park", "House", "Street", "Square", "Abbey", "Castle", "Lodge", "Manor", "Place",
+    "Road", "Lane", "Island", "River", "Town", "City", "Village", "Bridge", "Hill", "Court",
+    "Cottage", "Farm", "Grange", "Heights", "Inn", "Forest", "Wood", "Woods", "Valley", "Bay",
+    "Harbour", "Harbor", "Mountain", "Lake", "Sea", "Gardens", "Church", "Cathedral", "Palace",
+    "Tower", "Station", "Market", "Moor", "Mill",
+}
+EN_ORG_SUFFIXES = {
+    "Company", "Society", "College", "University", "School", "Regiment", "Army", "Navy", "Bank",
+    "Parliament", "Council", "Club", "Party", "Guild", "Academy", "Ministry", "Office",
+    "Department", "Brotherhood", "Order", "Corporation", "Institute", "Hospital", "Police",
+}
+EN_PLACE_PREPOSITIONS = {"in", "at", "to", "from", "near", "towards", "toward", "into", "of"}
+EN_STOPWORDS = {
+    "The", "A", "An", "He", "She", "It", "They", "We", "I", "You", "His", "Her", "Their", "Its",
+    "Our", "My", "Your", "This", "That", "These", "Those", "There", "Here", "But", "And", "Or",
+    "So", "Yet", "When", "While", "Then", "After", "Before", "Later", "Meanwhile", "However",
+    "As", "If", "Though", "Although", "Because", "Since", "Once", "Now", "In", "On", "At", "Of",
+    "To", "From", "With", "Without", "By", "For", "Into", "Upon", "Over", "Under", "What", "Who",
+    "Whom", "Which", "Where", "Why", "How", "Not", "No", "Yes", "All", "Some", "Every", "Each",
+    "One", "Two", "Three", "Chapter", "Book", "Part", "Volume", "Oh", "Ah", "Well", "Still",
+    "Even", "Only", "Just", "Soon", "Finally", "Eventually", "Instead", "Also", "Both", "Neither",
+    "Nothing", "Everyone", "Everything", "Someone", "Something", "Nobody", "Him", "Them", "Me",
+    "Us", "Do", "Does", "Did", "Is", "Was", "Are", "Were", "Be", "Been", "Have", "Has", "Had",
+    "Let", "Perhaps", "Indeed", "Such", "Let's", "Mr", "Mrs", "Dr", "God", "Heaven", "English",
+    "French", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Christmas", "Easter", "Summary", "Analysis", "Notes",
+}
+
+# --- relation words --------------------------------------------------------------------------
+# replace: one stated relationship or identity becomes another one.
+EN_RELATION_REPLACE = {
+    "father": ["uncle", "guardian"], "mother": ["aunt", "stepmother"], "uncle": ["father"],
+    "aunt": ["mother"], "brother": ["cousin"], "sister": ["cousin"], "son": ["nephew"],
+    "daughter": ["niece"], "nephew": ["son"], "niece": ["daughter"], "husband": ["brother"],
+    "wife": ["sister"], "cousin": ["brother"], "grandfather": ["uncle"],
+    "grandmother": ["aunt"], "teacher": ["father"], "master": ["father"], "servant": ["son"],
+    "maid": ["daughter"], "guardian": ["father"], "fiancé": ["brother"], "fiancée": ["sister"],
+    "stepmother": ["mother"], "stepfather": ["father"], "employer": ["uncle"], "tutor": ["father"],
+    "fathers": ["uncles"], "mothers": ["aunts"], "brothers": ["cousins"], "sisters": ["cousins"],
+    "sons": ["nephews"], "daughters": ["nieces"], "cousins": ["brothers"],
+}
+# invent: a relationship the book never states (acquaintance -> kin).
+EN_RELATION_INVENT = {
+    "friend": ["cousin", "half-brother"], "friends": ["cousins"], "neighbor": ["cousin"],
+    "neighbour": ["cousin"], "neighbors": ["cousins"], "neighbours": ["cousins"],
+    "acquaintance": ["cousin"], "companion": ["brother"], "guest": ["nephew"],
+    "visitor": ["nephew"], "classmate": ["cousin"], "colleague": ["brother-in-law"],
+    "stranger": ["long-lost brother"], "suitor": ["cousin"], "rival": ["half-brother"],
+    "lodger": ["nephew"], "partner": ["brother-in-law"], "ally": ["cousin"],
+}
+ZH_RELATION_REPLACE = {
+    "父亲": ["叔叔", "舅舅"], "母亲": ["姑姑", "姨妈"], "爸爸": ["叔叔"], "妈妈": ["姨妈"],
+    "哥哥": ["表哥"], "姐姐": ["表姐"], "弟弟": ["堂弟"], "妹妹": ["表妹"], "儿子": ["侄子"],
+    "女儿": ["侄女"], "丈夫": ["哥哥"], "妻子": ["妹妹"], "爷爷": ["外公"], "奶奶": ["外婆"],
+    "外公": ["爷爷"], "外婆": ["奶奶"], "祖父": ["外祖父"], "祖母": ["外祖母"], "叔叔": ["舅舅"],
+    "伯父": ["舅舅"], "舅舅": ["叔叔"], "姑姑": ["姨妈"], "姨妈": ["姑姑"], "表哥": ["亲哥哥"],
+    "表妹": ["亲妹妹"], "侄子": ["儿子"], "侄女": ["女儿"], "师父": ["父亲"], "师傅": ["父亲"],
+    "老师": ["父亲"], "徒弟": ["儿子"], "丫鬟": ["女儿"], "主人": ["父亲"], "岳父": ["伯父"],
+    "婆婆": ["姑妈"], "嫂子": ["姐姐"], "女婿": ["侄子"], "未婚妻": ["妹妹"], "未婚夫": ["哥哥"],
+}
+ZH_RELATION_INVENT = {
+    "朋友": ["表兄弟", "堂兄弟"], "好友": ["表兄"], "同学": ["表兄"], "邻居": ["远房亲戚"],
+    "客人": ["侄子"], "同伴": ["兄弟"], "伙伴": ["兄弟"], "同事": ["姐夫"], "陌生人": ["亲生父亲"],
+    "熟人": ["表叔"], "知己": ["结拜兄弟"], "战友": ["亲兄弟"], "旧识": ["表亲"], "房客": ["侄子"],
+    "对手": ["同父异母的兄弟"], "恩人": ["舅舅"],
+}
+
+# --- event verbs and outcomes ----------------------------------------------------------------
+# Every form is listed so the tense of the sentence is kept.
+EN_EVENT_VERBS = {
+    "talks with": "quarrels with", "talked with": "quarreled with", "talks to": "argues with",
+    "talked to": "argued with", "visits": "writes to", "visited": "wrote to",
+    "writes to": "visits", "wrote to": "visited", "kisses": "slaps", "kissed": "slapped",
+    "thanks": "scolds", "thanked": "scolded", "praises": "mocks", "praised": "mocked",
+    "helps": "follows", "helped": "followed", "walks": "rides", "walked": "rode",
+    "rides": "walks", "rode": "walked", "dances with": "dines with", "danced with": "dined with",
+    "greets": "ignores", "greeted": "ignored",
+    "embraces": "pushes away", "embraced": "pushed away", "calls on": "writes to",
+    "called on": "wrote to", "invites": "warns", "invited": "warned", "buys": "steals", "bought": "stole",
+    "sells": "gives away", "sold": "gave away", "follows": "leads", "followed": "led",
+    "comforts": "teases", "comforted": "teased", "confesses to": "lies to",
+    "confessed to": "lied to", "hides": "burns", "hid": "burned", "marries": "elopes with", "sings": "weeps", "sang": "wept", "laughs": "weeps", "laughed": "wept", "asks": "tells",
+    "asked": "told", "shows": "hides", "showed": "hid", "sends": "brings", "sent": "brought",
+    "teaches": "learns from", "taught": "learned from", "attacks": "defends",
+    "attacked": "defended", "nurses": "abandons", "nursed": "abandoned",
+}
+EN_EVENT_OUTCOMES = {
+    "is released": "is detained", "was released": "was detained", "releases": "detains",
+    "released": "detained", "wins": "loses", "won": "lost", "survives": "dies",
+    "survived": "died", "accepts": "rejects", "accepted": "rejected", "succeeds": "fails",
+    "succeeded": "failed", "escapes": "is captured", "escaped": "was captured",
+    "agrees to": "refuses to", "agreed to": "refused to", "refuses to": "agrees to",
+    "refused to": "agreed to", "is accepted": "is rejected", "was accepted": "was rejected",
+    "recovers": "dies", "recovered": "died",
+    "saves": "fails to save", "saved": "failed to save", "forgives": "condemns", "forgave": "condemned", "rescues": "abandons", "rescued": "abandoned",
+    "arrives": "turns back", "arrived": "turned back",
+    "is acquitted": "is convicted", "was acquitted": "was convicted", "heals": "worsens",
+    "healed": "worsened", "marries": "jilts", "married": "jilted", "reconciles with": "breaks with",
+    "reconciled with": "broke with", "is promoted": "is dismissed",
+    "was promoted": "was dismissed", "inherits": "loses", "inherited": "lost",
+}
+ZH_EVENT_VERBS = {
+    "交谈": "争吵", "谈话": "争吵", "聊天": "吵架", "拜访": "写信给", "探望": "监视", "看望": "跟踪",
+    "称赞": "讥讽", "夸奖": "责骂", "感谢": "责备", "帮助": "跟踪", "拥抱": "推开", "亲吻": "掌掴",
+    "安慰": "嘲笑", "邀请": "警告", "问候": "冷落", "款待": "冷落", "教导": "请教", "护送": "押送",
+    "写信给": "拜访", "走": "骑马", "步行": "骑马", "唱": "哭", "笑": "哭", "买": "偷", "送给": "卖给",
+    "藏": "烧", "读": "烧", "保护": "出卖", "追随": "跟踪", "请教": "指点", "照顾": "抛下",
+    "劝": "逼", "劝说": "逼迫", "请求": "命令", "答谢": "报复", "宴请": "审问",
+}
+ZH_EVENT_OUTCOMES = {
+    "释放": "关押", "获释": "被拘押", "赢": "输", "赢了": "输了", "获胜": "落败", "胜": "败",
+    "成功": "失败", "活了下来": "死了", "幸存": "身亡", "接受": "拒绝", "答应": "拒绝",
+    "同意": "拒绝", "拒绝": "答应", "找到": "弄丢", "逃脱": "被抓", "逃走": "被抓住", "痊愈": "病逝",
+    "康复": "病死", "考中": "落榜", "录取": "落选", "救出": "抛下", "原谅": "怨恨", "和好": "决裂",
+    "升职": "被革职", "升官": "被罢官", "继承": "失去", "抓住": "放走", "嫁给": "拒绝嫁给",
+    "回来": "失踪", "回到": "离开", "赶上": "错过", "平安": "遇险",
+}
+
+# --- polarity ---------------------------------------------------------------------------------
+EN_AUXILIARIES = ["is", "was", "are", "were", "can", "could", "will", "would", "should", "must",
+                  "may", "might", "shall"]
+EN_CONTRACTIONS = {
+    "isn't": "is", "wasn't": "was", "aren't": "are", "weren't": "were", "can't": "can",
+    "cannot": "can", "couldn't": "could", "won't": "will", "wouldn't": "would",
+    "shouldn't": "should", "mustn't": "must", "hasn't": "has", "haven't": "have",
+    "hadn't": "had",
+}
+EN_IRREGULAR_PAST = {
+    "go": "went", "see": "saw", "tell": "told", "take": "took", "give": "gave", "find": "found",
+    "leave": "left", "come": "came", "make": "made", "say": "said", "know": "knew",
+    "think": "thought", "meet": "met", "run": "ran", "write": "wrote", "become": "became",
+    "fall": "fell", "keep": "kept", "bring": "brought", "buy": "bought", "send": "sent",
+    "hear": "heard", "feel": "felt", "win": "won", "lose": "lost", "begin": "began",
+    "get": "got", "hold": "held", "stand": "stood", "sit": "sat", "speak": "spoke",
+    "break": "broke", "choose": "chose", "forget": "forgot", "forgive": "forgave", "pay": "paid",
+    "sell": "sold", "teach": "taught", "catch": "caught", "fight": "fought",
+    "understand": "understood", "have": "had", "do": "did", "be": "was", "eat": "ate",
+    "drink": "drank", "sing": "sang", "swim": "swam", "wear": "wore", "hide": "hid",
+    "ride": "rode", "rise": "rose", "drive": "drove", "throw": "threw", "grow": "grew",
+    "draw": "drew", "fly": "flew", "steal": "stole", "tear": "tore", "wake": "woke",
+    "shake": "shook", "strike": "struck", "lead": "led", "read": "read", "put": "put",
+    "let": "let", "cut": "cut", "shut": "shut", "hurt": "hurt", "set": "set", "lend": "lent",
+    "spend": "spent", "build": "built", "seek": "sought", "sleep": "slept", "weep": "wept",
+    "flee": "fled", "feed": "fed", "bear": "bore", "swear": "swore", "lie": "lay",
+    "mean": "meant", "lay": "laid",
+}
+EN_PARTICIPLES = {"been", "gone", "seen", "done", "taken", "given", "told", "made", "left",
+                  "found", "become", "come", "written", "known", "lost", "won", "sent", "heard",
+                  "fallen", "kept", "brought", "met", "begun", "spoken", "chosen", "forgotten",
+                  "forgiven", "paid", "sold", "taught", "caught", "fought", "understood", "had"}
+EN_NOT_VERBS_ED = {"need", "feed", "seed", "speed", "bed", "red", "hundred", "indeed", "sacred",
+                   "naked", "wicked", "beloved", "aged", "ragged", "learned", "blessed",
+                   "crooked", "rugged", "wretched", "bred", "shed", "led", "fled", "sled"}
+EN_NEVER_SKIP = {"always", "perhaps", "afterwards", "sometimes", "towards", "nevertheless",
+                 "thus", "unless", "besides", "was", "is", "has", "as", "his", "this", "its",
+                 "us", "yes", "less", "across", "alas", "whereas", "likewise", "also"}
+
+ZH_MODALS = ["愿意", "能够", "可以", "应该", "打算", "敢", "肯", "能", "会", "想", "要", "愿"]
+ZH_NEGATED_WORDS = {"不肯": "肯", "不愿": "愿意", "不敢": "敢", "不能": "能", "不会": "会",
+                    "不想": "想", "不知": "知道", "不愿意": "愿意", "不让": "让", "不许": "允许",
+                    "不准": "准许", "不知道": "知道", "没想到": "想到", "未能": "能够", "未曾": "曾"}
+ZH_VERB_HEADS = set("回去来到看找走见说做买卖写读听吃喝想拿送打发告认出进离")
+ZH_NOT_PREFIX_KEEP = {
+    "不过", "不久", "不断", "不少", "不同", "不管", "不仅", "不禁", "不料", "不错", "不幸", "不然",
+    "不如", "不安", "不满", "不但", "不必", "不停", "不得", "不论", "不住", "不由", "不曾",
+}
+
+# --- causal connectives -----------------------------------------------------------------------
+EN_CAUSAL_OPENERS = ["As a result, ", "Because of this, ", "For that reason, "]
+ZH_CAUSAL_OPENERS = ["因此，", "正因如此，", "由于这个缘故，"]
+EN_TEMPORAL_OPENERS = ["Then", "Later", "Afterwards", "After that", "Next", "Soon after",
+                       "Finally", "Eventually", "Meanwhile", "The next day", "That night"]
+ZH_TEMPORAL_OPENERS = ["随后", "然后", "后来", "接着", "之后", "最后", "不久", "第二天", "当晚",
+                       "次日", "于是"]
+EN_CAUSAL_MARKERS = ["because", "since", "so", "therefore", "as a result", "due to"]
+ZH_CAUSAL_MARKERS = ["因为", "由于", "所以", "因此", "于是", "因而", "为此", "以致", "导致"]
+
+# --- fabrication ------------------------------------------------------------------------------
+EN_REACTIONS = [
+    "{name} secretly feels ashamed of this.", "{name} is privately delighted by this.",
+    "{name} silently resolves to take revenge.", "{name} feels a pang of jealousy at this.",
+    "{name} is secretly relieved.", "{name} quietly fears that this will be discovered.",
+]
+EN_REACTIONS_PAST = [
+    "{name} secretly felt ashamed of this.", "{name} was privately delighted by this.",
+    "{name} silently resolved to take revenge.", "{name} felt a pang of jealousy at this.",
+    "{name} was secretly relieved.", "{name} quietly feared that this would be discovered.",
+]
+EN_FOLLOW_UPS = [
+    "Afterwards, {name} writes a long letter to {other}.",
+    "That same night, {name} sets off for {place} without telling anyone.",
+    "{name} then gives {other} a small silver ring.",
+    "Soon after, {name} falls ill and keeps to bed for a week.",
+]
+EN_FOLLOW_UPS_PAST = [
+    "Afterwards, {name} wrote a long letter to {other}.",
+    "That same night, {name} set off for {place} without telling anyone.",
+    "{name} then gave {other} a small silver ring.",
+    "Soon after, {name} fell ill and kept to bed for a week.",
+]
+ZH_REACTIONS = [
+    "{name}心中暗暗感到羞愧。", "{name}对此暗自窃喜。", "{name}暗下决心要报复。",
+    "{name}心里不由生出一股妒意。", "{name}暗暗松了一口气。", "{name}心中害怕此事败露。",
+]
+ZH_FOLLOW_UPS = [
+    "事后，{name}给{other}写了一封长信。", "当天夜里，{name}瞒着众人独自赶往{place}。",
+    "{name}随后送给{other}一枚银戒指。", "不久，{name}大病一场，卧床一周。",
+]
+EN_REPEAT_OPENER = "Later, "
+ZH_REPEAT_OPENER = "后来，"
+
+# --- pronouns ---------------------------------------------------------------------------------
+EN_SUBJECT_PRONOUNS = {"He", "She", "he", "she"}
+ZH_PRONOUNS = ["他", "她"]

@@ -1,0 +1,50 @@
+"""Entity extraction by an LLM (``inject.entities: <model>``): prompt and reply schema."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from longnovel.injection.entities import merge_entities
+
+
+class EntityItem(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    name: str
+    type: Literal["person", "place", "org", "title", "kinship"]
+    count: int = 1
+
+
+class EntityReply(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    entities: list[EntityItem]
+
+
+@lru_cache(maxsize=None)
+def _template(language: str) -> str:
+    lang = "zh" if language == "zh" else "en"
+    path = resources.files("longnovel.injection") / "prompts" / lang / "entities.txt"
+    return path.read_text(encoding="utf-8")
+
+
+def entity_messages(article: str, language: str) -> list[dict]:
+    """Messages asking for the article's entities (the article first, then the task)."""
+    from longnovel.injection.llm_generator import SYSTEM
+
+    lang = "zh" if language == "zh" else "en"
+    header = "文章：\n" if lang == "zh" else "Article:\n"
+    user = header + article.strip() + "\n\n" + _template(lang)
+    return [{"role": "system", "content": SYSTEM[lang]}, {"role": "user", "content": user}]
+
+
+def entities_from_reply(parsed: EntityReply | dict, article: str) -> list[dict]:
+    """Entities named in the reply that really occur in the article, with their counts there."""
+    reply = parsed if isinstance(parsed, EntityReply) else EntityReply.model_validate(parsed)
+    rows = [{"name": e.name.strip(), "type": e.type, "count": article.count(e.name.strip())}
+            for e in reply.entities if e.name.strip()]
+    return merge_entities([[r for r in rows if r["count"] > 0]])

@@ -1,0 +1,1 @@
+"""Rule-based edits, one module per hallucination type. Each exposes ``edits(draft)``."""

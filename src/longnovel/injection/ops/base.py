@@ -1,0 +1,124 @@
+"""The summary being edited, and helpers shared by the rule modules."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from longnovel.injection.candidate import Edit
+from longnovel.injection.text import sentence_spans
+
+
+@dataclass
+class Draft:
+    """A summary split into sentences, with the window's entities, ready for rule edits."""
+
+    summary: str
+    language: str
+    entities: list[dict] = field(default_factory=list)
+
+    @cached_property
+    def spans(self) -> list[tuple[int, int]]:
+        return sentence_spans(self.summary, self.language)
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        return [self.summary[a:b] for a, b in self.spans]
+
+    @property
+    def zh(self) -> bool:
+        return self.language == "zh"
+
+    def names(self, kind: str) -> list[str]:
+        """Entity names of one kind, most frequent first."""
+        return [e["name"] for e in self.entities if e["type"] == kind]
+
+    def tokens(self, index: int) -> list[str]:
+        """jieba tokens of sentence ``index`` (zh only)."""
+        return self._tokens[index]
+
+    @cached_property
+    def _tokens(self) -> list[list[str]]:
+        import jieba
+
+        jieba.setLogLevel(60)
+        return [list(jieba.cut(s)) for s in self.sentences]
+
+    def replace_sentence(self, index: int, new: str, subtype: str) -> Edit | None:
+        """An edit replacing sentence ``index`` by ``new`` (None when nothing changes)."""
+        old = self.sentences[index]
+        if new == old or not new.strip():
+            return None
+        start, end = self.spans[index]
+        return Edit(subtype, start, end, new, old, new)
+
+    def insert_after(self, index: int, new: str, subtype: str) -> Edit:
+        """An edit adding sentence ``new`` right after sentence ``index``."""
+        end = self.spans[index][1]
+        sep = "" if self.zh else " "
+        return Edit(subtype, end, end, sep + new, "", new)
+
+    def mentions(self, index: int, names: list[str]) -> list[tuple[int, int, str]]:
+        """Non-overlapping occurrences of ``names`` in sentence ``index``, longest names first."""
+        return find_names(self.sentences[index], names, self.zh)
+
+
+def find_names(text: str, names: list[str], zh: bool) -> list[tuple[int, int, str]]:
+    """(start, end, name) of non-overlapping whole-name occurrences, in text order."""
+    taken: list[tuple[int, int, str]] = []
+    for name in sorted(set(names), key=len, reverse=True):
+        pattern = re.escape(name) if zh else rf"(?<![\w.]){re.escape(name)}(?![\w'’])"
+        for m in re.finditer(pattern, text):
+            if all(m.end() <= a or m.start() >= b for a, b, _ in taken):
+                taken.append((m.start(), m.end(), name))
+    return sorted(taken)
+
+
+def splice(text: str, start: int, end: int, new: str) -> str:
+    return text[:start] + new + text[end:]
+
+
+def replace_tokens(tokens: list[str], index: int, new: str) -> str:
+    """The sentence with token ``index`` replaced (zh)."""
+    return "".join(tokens[:index]) + new + "".join(tokens[index + 1 :])
+
+
+def match_case(word: str, new: str) -> str:
+    """``new`` with the capitalization of ``word`` (en)."""
+    if word[:1].isupper():
+        return new[:1].upper() + new[1:]
+    return new
+
+
+def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str) -> list[Edit]:
+    """Edits replacing one lexicon word per sentence (token match for zh, word match for en)."""
+    edits = []
+    for i, sentence in enumerate(draft.sentences):
+        for new in _word_variants(draft, i, sentence, table):
+            edit = draft.replace_sentence(i, new, subtype)
+            if edit:
+                edits.append(edit)
+    return edits
+
+
+def _word_variants(draft: Draft, i: int, sentence: str, table) -> list[str]:
+    out = []
+    if draft.zh:
+        tokens = draft.tokens(i)
+        for t, token in enumerate(tokens):
+            for new in _as_list(table.get(token)):
+                out.append(replace_tokens(tokens, t, new))
+        return out
+    keys = sorted(table, key=len, reverse=True)
+    pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b"
+    for m in re.finditer(pattern, sentence, flags=re.IGNORECASE):
+        for new in _as_list(table.get(m.group().lower())):
+            out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), new)))
+    return out
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)

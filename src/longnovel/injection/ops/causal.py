@@ -1,0 +1,101 @@
+"""Causal errors: a mere sequence made cause and effect (``invent``), cause and effect traded
+(``invert``), or the cause replaced by an unrelated event of the summary (``replace``)."""
+
+from __future__ import annotations
+
+import re
+
+from longnovel.injection import lexicon
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft
+from longnovel.injection.ops.temporal import _split_opener
+from longnovel.injection.text import lower_first, sentence_body, upper_first
+
+# (pattern over the sentence body, template for the inverted body) -- groups a=cause, b=effect
+_EN_PAIRS = [
+    (re.compile(r"^(?P<b>.+?),? because (?P<a>.+)$"), "{A} because {b}"),
+    (re.compile(r"^Because (?P<a>.+?), (?P<b>.+)$"), "Because {b}, {a}"),
+    (re.compile(r"^(?P<a>.+?), so (?P<b>.+)$"), "{B}, so {a}"),
+]
+_ZH_PAIRS = [
+    (re.compile(r"^(?P<s>[^，,]{0,8}?)因为(?P<a>[^，,]+)[，,]所以(?P<b>.+)$"), "{s}因为{b}，所以{a}"),
+    (re.compile(r"^由于(?P<a>[^，,]+)[，,](?P<b>.+)$"), "由于{b}，{a}"),
+    (re.compile(r"^(?P<b>[^，,]+)[，,]是因为(?P<a>.+)$"), "{a}，是因为{b}"),
+    (re.compile(r"^(?P<b>[^，,]+)[，,]因为(?P<a>.+)$"), "{a}，因为{b}"),
+    (re.compile(r"^(?P<a>[^，,因由]+)[，,](?P<m>所以|因此|因而)(?P<b>.+)$"), "{b}，{m}{a}"),
+]
+
+
+def edits(draft: Draft) -> list[Edit]:
+    out = []
+    for i, sentence in enumerate(draft.sentences):
+        for subtype, new in _changes(draft, i, sentence):
+            edit = draft.replace_sentence(i, new, subtype)
+            if edit:
+                out.append(edit)
+    return out
+
+
+def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
+    body, end = sentence_body(sentence, draft.language)
+    out = []
+    invented = _invent(draft, i, sentence)
+    if invented:
+        out.append(("invent", invented))
+    for pattern, template in _ZH_PAIRS if draft.zh else _EN_PAIRS:
+        m = pattern.match(body)
+        if not m:
+            continue
+        out.append(("invert", _fill(template, m, draft.zh) + end))
+        out += [("replace", _replace_cause(body, m, other) + end)
+                for other in _unrelated_events(draft, i)]
+        break
+    return out
+
+
+def _fill(template: str, m: re.Match, zh: bool) -> str:
+    parts = {k: v for k, v in m.groupdict().items() if v is not None}
+    if not zh:
+        parts = {k: lower_first(v) for k, v in parts.items()}
+        parts.update({k.upper(): upper_first(v) for k, v in parts.items()})
+    return template.format(**parts)
+
+
+def _replace_cause(body: str, m: re.Match, other: str) -> str:
+    return body[: m.start("a")] + other + body[m.end("a") :]
+
+
+def _unrelated_events(draft: Draft, i: int) -> list[str]:
+    """Bodies of sentences at least two positions away, usable as a (wrong) cause clause."""
+    out = []
+    for j, sentence in enumerate(draft.sentences):
+        if abs(j - i) < 2:
+            continue
+        body = sentence_body(sentence, draft.language)[0]
+        body = _split_opener(body, draft.zh)[1]
+        if _has_causal_marker(body, draft.zh) or not 4 <= len(body) <= (40 if draft.zh else 120):
+            continue
+        if draft.zh and re.search(r"[，,；;：:“”]", body):
+            continue
+        out.append(body if draft.zh else lower_first(body))
+    return out[:2]
+
+
+def _invent(draft: Draft, i: int, sentence: str) -> str | None:
+    """Open sentence ``i`` with a causal connective, tying it to the previous sentence."""
+    if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？":
+        return None
+    if "\n" in draft.summary[draft.spans[i - 1][1] : draft.spans[i][0]]:
+        return None
+    openers = lexicon.ZH_CAUSAL_OPENERS if draft.zh else lexicon.EN_CAUSAL_OPENERS
+    opener = openers[(len(sentence) + i) % len(openers)]
+    rest = _split_opener(sentence, draft.zh)[1]
+    if rest[:1] in "“\"‘'「(（":
+        return None
+    return opener + (rest if draft.zh else lower_first(rest))
+
+
+def _has_causal_marker(text: str, zh: bool) -> bool:
+    if zh:
+        return any(m in text for m in lexicon.ZH_CAUSAL_MARKERS)
+    return any(re.search(rf"\b{m}\b", text, re.I) for m in lexicon.EN_CAUSAL_MARKERS)

@@ -1,0 +1,94 @@
+"""Entity errors: a pronoun pointed at another character, two characters' roles swapped, or a
+place, organization, title (or, failing those, a person) replaced by another one from the book."""
+
+from __future__ import annotations
+
+import re
+
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft, find_names, splice
+
+_SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.I)
+_SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
+_CONJUNCTION_EN = re.compile(r"^\s*(and|or|&|nor)\s*$|[,;:]")
+_CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
+_PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
+_PRONOUN_ZH = re.compile(r"[他她](?![们人])")
+
+
+def edits(draft: Draft) -> list[Edit]:
+    return pronoun_edits(draft) + role_swap_edits(draft) + mismatch_edits(draft)
+
+
+def pronoun_edits(draft: Draft) -> list[Edit]:
+    """Replace a pronoun by a character named nowhere before it, so that it cannot be the
+    pronoun's referent; a character must have been named before the pronoun."""
+    people = draft.names("person")
+    out = []
+    pattern = _PRONOUN_ZH if draft.zh else _PRONOUN_EN
+    for i, sentence in enumerate(draft.sentences):
+        for m in pattern.finditer(sentence):
+            before = draft.summary[: draft.spans[i][0] + m.start()]
+            named_before = {n for _, _, n in find_names(before, people, draft.zh)}
+            if not named_before:
+                continue
+            exclude = named_before | {n for _, _, n in draft.mentions(i, people)}
+            for name in _other_names(draft, people, exclude):
+                new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
+                edit = draft.replace_sentence(i, new, "pronoun")
+                if edit:
+                    out.append(edit)
+    return out
+
+
+def _other_names(draft: Draft, people: list[str], exclude: set) -> list[str]:
+    """Characters other than ``exclude`` (nor a longer or shorter form of one), those named
+    in the summary first; at most three."""
+    named = [n for _, _, n in find_names(draft.summary, people, draft.zh)]
+    ordered = list(dict.fromkeys(named + people))
+    return [n for n in ordered if not any(n in m or m in n for m in exclude)][:3]
+
+
+def _pronoun_as_name(pronoun: str, name: str) -> str:
+    return name + "'s" if pronoun == "his" else name
+
+
+def role_swap_edits(draft: Draft) -> list[Edit]:
+    """Swap two different characters of one sentence (who did what to whom)."""
+    out = []
+    symmetric = _SYMMETRIC_ZH if draft.zh else _SYMMETRIC_EN
+    conjunction = _CONJUNCTION_ZH if draft.zh else _CONJUNCTION_EN
+    for i, sentence in enumerate(draft.sentences):
+        if symmetric.search(sentence):
+            continue
+        found = draft.mentions(i, draft.names("person"))
+        for (a0, a1, a), (b0, b1, b) in zip(found, found[1:]):
+            if a == b or a in b or b in a or conjunction.search(sentence[a1:b0]):
+                continue
+            new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
+            edit = draft.replace_sentence(i, new, "role_swap")
+            if edit:
+                out.append(edit)
+    return out
+
+
+def mismatch_edits(draft: Draft) -> list[Edit]:
+    """Replace a place, organization or title by another of the same kind from the book;
+    when the summary names none, replace a character by another character of the book."""
+    out = []
+    for kind in ("place", "org", "title"):
+        out += _swap_kind(draft, kind)
+    return out or _swap_kind(draft, "person")
+
+
+def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
+    names = draft.names(kind)
+    out = []
+    for i, sentence in enumerate(draft.sentences):
+        present = {n for _, _, n in draft.mentions(i, names)}
+        for start, end, name in draft.mentions(i, names):
+            for other in [n for n in names if n not in present and name not in n and n not in name][:3]:
+                edit = draft.replace_sentence(i, splice(sentence, start, end, other), "mismatch")
+                if edit:
+                    out.append(edit)
+    return out

@@ -1,0 +1,17 @@
+"""Event errors: the action changed (``verb``: talked -> quarreled) or the result changed
+(``outcome``: released -> detained), both from a contrast lexicon. ``merge`` is left to LLM
+generators: fusing two events honestly needs an understanding of the story."""
+
+from __future__ import annotations
+
+from longnovel.injection import lexicon
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft, word_edits
+
+
+def edits(draft: Draft) -> list[Edit]:
+    if draft.zh:
+        verbs, outcomes = lexicon.ZH_EVENT_VERBS, lexicon.ZH_EVENT_OUTCOMES
+    else:
+        verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
+    return word_edits(draft, verbs, "verb") + word_edits(draft, outcomes, "outcome")

@@ -1,0 +1,86 @@
+"""Invented content: an invented follow-up event (``continue``), an earlier event retold later
+as if it happened again (``repeat``), or an invented thought or feeling (``psychology``).
+Each adds exactly one sentence; names come from the summary and the window's entities."""
+
+from __future__ import annotations
+
+import re
+
+from longnovel.injection import lexicon
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft
+from longnovel.injection.ops.temporal import _split_opener
+from longnovel.injection.text import lower_first, sentence_body
+
+_PAST_HINT = re.compile(r"\b(was|were|had|did|went|said|told|came|\w+ed)\b")
+
+
+def edits(draft: Draft) -> list[Edit]:
+    return _psychology(draft) + _continue(draft) + _repeat(draft)
+
+
+def _subject(draft: Draft, i: int) -> str | None:
+    """The first character named in sentence ``i``."""
+    found = draft.mentions(i, draft.names("person"))
+    return found[0][2] if found else None
+
+
+def _templates(draft: Draft, zh_list: list[str], en_present: list[str], en_past: list[str]):
+    if draft.zh:
+        return zh_list
+    past = len(_PAST_HINT.findall(draft.summary)) > len(re.findall(r"\b\w+s\b", draft.summary)) / 3
+    return en_past if past else en_present
+
+
+def _psychology(draft: Draft) -> list[Edit]:
+    templates = _templates(draft, lexicon.ZH_REACTIONS, lexicon.EN_REACTIONS,
+                           lexicon.EN_REACTIONS_PAST)
+    out = []
+    for i in range(len(draft.sentences)):
+        name = _subject(draft, i)
+        if name:
+            template = templates[(i + len(draft.summary)) % len(templates)]
+            out.append(draft.insert_after(i, template.format(name=name), "psychology"))
+    return out
+
+
+def _continue(draft: Draft) -> list[Edit]:
+    templates = _templates(draft, lexicon.ZH_FOLLOW_UPS, lexicon.EN_FOLLOW_UPS,
+                           lexicon.EN_FOLLOW_UPS_PAST)
+    people, places = draft.names("person"), draft.names("place")
+    out = []
+    for i in range(len(draft.sentences)):
+        name = _subject(draft, i)
+        if not name:
+            continue
+        others = [p for p in people if p not in name and name not in p]
+        fill = {"name": name, "other": others[0] if others else None,
+                "place": places[0] if places else None}
+        usable = [t for t in templates if all(fill[k] for k in re.findall(r"{(\w+)}", t))]
+        if usable:
+            template = usable[(i + len(draft.summary)) % len(usable)]
+            out.append(draft.insert_after(i, template.format(**fill), "continue"))
+    return out
+
+
+def _repeat(draft: Draft) -> list[Edit]:
+    """Retell sentence ``i`` after a later sentence ``j`` (at least one sentence between)."""
+    out = []
+    opener = lexicon.ZH_REPEAT_OPENER if draft.zh else lexicon.EN_REPEAT_OPENER
+    for i, sentence in enumerate(draft.sentences):
+        if not _subject(draft, i) or _names_only_pronoun_start(draft, sentence):
+            continue
+        rest = _split_opener(sentence, draft.zh)[1]
+        retold = opener + (rest if draft.zh else lower_first(rest))
+        for j in range(i + 2, len(draft.sentences)):
+            out.append(draft.insert_after(j, retold, "repeat"))
+    return out
+
+
+def _names_only_pronoun_start(draft: Draft, sentence: str) -> bool:
+    """A sentence opening with a pronoun would be retold about the wrong person."""
+    body = sentence_body(sentence, draft.language)[0]
+    if draft.zh:
+        return body.startswith(("他", "她"))
+    return bool(re.match(r"(He|She|They|It|His|Her)\b", body))
+

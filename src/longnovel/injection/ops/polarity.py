@@ -1,0 +1,176 @@
+"""Contradictions: an affirmative statement made negative (``negate``) or a negative one made
+affirmative (``affirm``). zh: 不/没/没有/未; en: auxiliaries with "not", "never"."""
+
+from __future__ import annotations
+
+import re
+
+from longnovel.injection import lexicon
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft, splice
+
+_AUX = "|".join(lexicon.EN_AUXILIARIES)
+_EN_AUX = re.compile(rf"\b({_AUX})\b(?!\s+(?:not|never|no)\b)")
+_EN_PERFECT = re.compile(r"\b(has|have|had)\s+(\w+)")
+_EN_SUBJECT_VERB = re.compile(r"\b(he|she|they|we|it|who|He|She|They|We|It|I|[A-Z][a-z]+)\s+"
+                              r"([a-z]{3,})\b")
+_EN_DO_NOT = re.compile(r"\b(did|does|do)(?: not|n't)\s+([a-z]+)")
+_EN_AUX_NOT = re.compile(rf"\b({_AUX}|has|have|had) not\b")
+_EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", re.I)
+_EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
+_NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
+_ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
+
+
+def edits(draft: Draft) -> list[Edit]:
+    out = []
+    for i, sentence in enumerate(draft.sentences):
+        if draft.zh:
+            tagged = _zh_tagged(sentence)
+            changes = [("negate", s) for s in _zh_negations(tagged)]
+            changes += [("affirm", s) for s in _zh_affirmations(tagged)]
+        else:
+            changes = [("negate", s) for s in _en_negations(sentence)]
+            changes += [("affirm", s) for s in _en_affirmations(sentence)]
+        for subtype, new in changes:
+            edit = draft.replace_sentence(i, new, subtype)
+            if edit:
+                out.append(edit)
+    return out
+
+
+# --- en -----------------------------------------------------------------------------------------
+
+def _en_negations(sentence: str) -> list[str]:
+    out = []
+    for m in _EN_AUX.finditer(sentence):
+        previous = sentence[: m.start()].split()[-1:] or [""]
+        if m.group() == "will" and previous[0].lower() in _NOUN_BEFORE_WILL:
+            continue
+        out.append(splice(sentence, m.end(), m.end(), " not"))
+    for m in _EN_PERFECT.finditer(sentence):
+        if _is_participle(m.group(2)):
+            out.append(splice(sentence, m.end(1), m.end(1), " not"))
+    for m in _EN_SUBJECT_VERB.finditer(sentence):
+        if m.group(1) not in lexicon.EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
+                and _is_finite_verb(m.group(2)):
+            out.append(splice(sentence, m.start(2), m.start(2), "never "))
+    return out
+
+
+def _is_participle(word: str) -> bool:
+    return word in lexicon.EN_PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+
+
+def _is_finite_verb(word: str) -> bool:
+    if word in lexicon.EN_NEVER_SKIP or word in lexicon.EN_AUXILIARIES or \
+            word in ("has", "had", "did", "does"):
+        return False
+    if word in lexicon.EN_IRREGULAR_PAST.values() and word not in ("read", "put", "set", "cut"):
+        return True
+    if word.endswith("ed"):
+        return len(word) > 4 and word not in lexicon.EN_NOT_VERBS_ED
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "ous")) and len(word) > 3
+
+
+def _en_affirmations(sentence: str) -> list[str]:
+    out = []
+    for m in _EN_DO_NOT.finditer(sentence):
+        verb = m.group(2)
+        new = past_tense(verb) if m.group(1) == "did" else verb
+        new = third_person(verb) if m.group(1) == "does" else new
+        out.append(splice(sentence, m.start(), m.end(), new))
+    for m in _EN_AUX_NOT.finditer(sentence):
+        out.append(splice(sentence, m.start(), m.end(), m.group(1)))
+    for m in _EN_CONTRACTED.finditer(sentence):
+        positive = lexicon.EN_CONTRACTIONS[m.group().lower()]
+        out.append(splice(sentence, m.start(), m.end(), _case_like(m.group(), positive)))
+    for m in _EN_NEVER.finditer(sentence):
+        out.append(splice(sentence, m.start(), m.end(), ""))
+    return out
+
+
+def _case_like(word: str, new: str) -> str:
+    return new[:1].upper() + new[1:] if word[:1].isupper() else new
+
+
+def past_tense(verb: str) -> str:
+    """Simple past of an en base verb (irregular list, then spelling rules)."""
+    if verb in lexicon.EN_IRREGULAR_PAST:
+        return lexicon.EN_IRREGULAR_PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", verb):
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
+
+
+def third_person(verb: str) -> str:
+    """Third person singular present of an en base verb."""
+    special = {"have": "has", "be": "is", "do": "does", "go": "goes"}
+    if verb in special:
+        return special[verb]
+    if re.search(r"(s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+# --- zh -----------------------------------------------------------------------------------------
+
+def _zh_tagged(sentence: str) -> list[tuple[str, str]]:
+    import jieba
+    import jieba.posseg as pseg
+
+    jieba.setLogLevel(60)
+    return [(t.word, t.flag) for t in pseg.cut(sentence)]
+
+
+def _join(tagged, start: int, end: int, new: str) -> str:
+    return "".join(w for w, _ in tagged[:start]) + new + "".join(w for w, _ in tagged[end:])
+
+
+def _negated_before(tagged, k: int) -> bool:
+    return k > 0 and tagged[k - 1][0].endswith(_ZH_NEGATORS + ("没有",))
+
+
+def _zh_negations(tagged) -> list[str]:
+    out = []
+    for k, (word, flag) in enumerate(tagged):
+        if _negated_before(tagged, k):
+            continue
+        following = tagged[k + 1][0] if k + 1 < len(tagged) else ""
+        if word == "是" and flag == "v":
+            out.append(_join(tagged, k, k + 1, "不是"))
+        elif word in lexicon.ZH_MODALS:
+            out.append(_join(tagged, k, k + 1, "不" + word))
+        elif word == "有" and flag == "v":
+            out.append(_join(tagged, k, k + 1, "没有"))
+        elif flag.startswith("v") and following == "了" and word not in ("没有", "有"):
+            out.append(_join(tagged, k, k + 2, "没有" + word))
+    return out
+
+
+def _zh_affirmations(tagged) -> list[str]:
+    out = []
+    for k, (word, flag) in enumerate(tagged):
+        nxt = tagged[k + 1] if k + 1 < len(tagged) else ("", "x")
+        if word in ("没有", "没", "未") and nxt[0].strip() and nxt[1] != "x":
+            if _zh_verbish(*nxt):
+                out.append(_join(tagged, k, k + 2, nxt[0] + "了"))
+            elif word == "没有":
+                out.append(_join(tagged, k, k + 1, "有"))
+        elif word == "不" and nxt[1] != "x" and nxt[0].strip():
+            if k > 0 and tagged[k - 1][0].endswith("得"):
+                continue  # 不得不 is a double negative, not a negation
+            out.append(_join(tagged, k, k + 1, ""))
+        elif word in lexicon.ZH_NEGATED_WORDS:
+            out.append(_join(tagged, k, k + 1, lexicon.ZH_NEGATED_WORDS[word]))
+    return out
+
+
+def _zh_verbish(word: str, flag: str) -> bool:
+    return flag.startswith("v") or word[:1] in lexicon.ZH_VERB_HEADS

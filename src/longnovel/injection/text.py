@@ -1,0 +1,105 @@
+"""Sentence splitting with character offsets, and small text helpers for both languages."""
+
+from __future__ import annotations
+
+import re
+
+ZH_END = "。！？!?…"
+CLOSERS = "”’」』）)\"'"
+EN_ABBREVIATIONS = {
+    "mr", "mrs", "ms", "dr", "st", "mt", "jr", "sr", "capt", "col", "gen", "lt", "sgt", "prof",
+    "rev", "hon", "vs", "etc", "no", "co", "messrs", "mme", "mlle", "fr", "gov", "maj", "cpt",
+}
+_EN_END = re.compile(r"[.!?]+[" + re.escape(CLOSERS) + r"]*(?=\s|$)")
+_ZH_END = re.compile(r"(?:[" + ZH_END + r"]+|\.{3,})[" + re.escape(CLOSERS) + r"]*")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def sentence_spans(text: str, language: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the sentences of ``text``; whitespace between them is excluded."""
+    spans: list[tuple[int, int]] = []
+    for para_start, para_end in _paragraph_spans(text):
+        spans.extend(_split_paragraph(text, para_start, para_end, language))
+    return spans
+
+
+def split_sentences(text: str, language: str) -> list[str]:
+    """The sentences of ``text``: zh ends at 。！？… (with closing quotes), en at . ! ? except
+    after abbreviations such as Mr. or Dr.; line breaks always end a sentence."""
+    return [text[a:b] for a, b in sentence_spans(text, language)]
+
+
+def _paragraph_spans(text: str):
+    for match in re.finditer(r"[^\n]+", text):
+        if match.group().strip():
+            yield match.start(), match.end()
+
+
+def _split_paragraph(text: str, start: int, end: int, language: str) -> list[tuple[int, int]]:
+    pattern = _ZH_END if language == "zh" else _EN_END
+    spans, cursor = [], start
+    for match in pattern.finditer(text, start, end):
+        if language != "zh" and _continues(text, cursor, match, end):
+            continue
+        spans.append((cursor, match.end()))
+        cursor = match.end()
+    spans.append((cursor, end))
+    return [_strip_span(text, a, b) for a, b in spans if text[a:b].strip()]
+
+
+def _continues(text: str, cursor: int, match: re.Match, end: int) -> bool:
+    """True when an en end mark does not end the sentence (abbreviation, lower-case follows)."""
+    rest = text[match.end() : end].lstrip()
+    return _is_abbreviation(text, cursor, match.start()) or (rest[:1].islower())
+
+
+def _is_abbreviation(text: str, start: int, dot: int) -> bool:
+    if text[dot] != ".":
+        return False
+    word = re.search(r"([A-Za-z]+)$", text[start:dot])
+    if not word:
+        return False
+    token = word.group(1)
+    return token.lower() in EN_ABBREVIATIONS or (len(token) == 1 and token.isupper())
+
+
+def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def cjk_share(text: str) -> float:
+    """Share of CJK characters among CJK and Latin letters (1.0 for a text with neither)."""
+    cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
+    return 1.0 if cjk + latin == 0 else cjk / (cjk + latin)
+
+
+def sentence_body(sentence: str, language: str) -> tuple[str, str]:
+    """Split a sentence into its body and its final punctuation (with closing quotes)."""
+    pattern = r"[" + re.escape(ZH_END + ".!?" + CLOSERS) + r"]*$"
+    match = re.search(pattern, sentence)
+    return sentence[: match.start()], sentence[match.start() :]
+
+
+def lower_first(sentence: str) -> str:
+    """Lower-case the first word unless it looks like a name (en)."""
+    first = re.match(r"[A-Za-z]+", sentence)
+    if not first:
+        return sentence
+    word = first.group()
+    if word in {"He", "She", "It", "They", "We", "The", "A", "An", "His", "Her", "Their", "This",
+                "That", "There", "Its", "Our", "Everyone", "Nobody", "Someone", "When", "After",
+                "Later", "Then", "Soon"}:
+        return word.lower() + sentence[len(word):]
+    return sentence
+
+
+def upper_first(sentence: str) -> str:
+    for i, ch in enumerate(sentence):
+        if ch.isalpha():
+            return sentence[:i] + ch.upper() + sentence[i + 1 :]
+    return sentence

@@ -1,0 +1,122 @@
+"""Sentence-level validation of a candidate (the same for every generator), and the
+human-readable reason that goes with a valid injection."""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from longnovel.injection.candidate import Candidate
+from longnovel.injection.text import cjk_share, split_sentences
+from longnovel.taxonomy import TYPES, display_name
+
+MIN_LENGTH_RATIO, MAX_LENGTH_RATIO = 0.7, 1.5
+SWAP_SIMILARITY = 0.75
+
+
+def validate(candidate: Candidate, language: str) -> str | None:
+    """None when the candidate is a valid injection, else a short reason code."""
+    old, new = candidate.original_summary, candidate.summary
+    if candidate.subtype not in TYPES.get(candidate.type, {}).get("subtypes", []):
+        return "unknown_subtype"
+    if not new.strip() or not candidate.hallucinated_span.strip():
+        return "empty"
+    if _normalize(new) == _normalize(old):
+        return "unchanged"
+    reason = _check_language(new, language) or _check_length(old, new)
+    if reason:
+        return reason
+    if candidate.hallucinated_span.strip() not in new:
+        return "span_not_in_summary"
+    if candidate.original_span.strip() and candidate.original_span.strip() not in old:
+        return "original_span_not_in_original"
+    return _check_sentences(candidate, language)
+
+
+def _normalize(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _check_language(new: str, language: str) -> str | None:
+    share = cjk_share(new)
+    if language == "zh" and share < 0.5 or language != "zh" and share > 0.2:
+        return "language_changed"
+    return None
+
+
+def _check_length(old: str, new: str) -> str | None:
+    ratio = len(new) / max(1, len(old))
+    return None if MIN_LENGTH_RATIO <= ratio <= MAX_LENGTH_RATIO else "length_ratio"
+
+
+def changed_sentences(old: list[str], new: list[str]) -> tuple[list[int], list[int]]:
+    """Indices of the sentences of ``old`` and ``new`` outside their longest common parts."""
+    matcher = SequenceMatcher(a=old, b=new, autojunk=False)
+    kept_old, kept_new = set(), set()
+    for block in matcher.get_matching_blocks():
+        kept_old.update(range(block.a, block.a + block.size))
+        kept_new.update(range(block.b, block.b + block.size))
+    return ([i for i in range(len(old)) if i not in kept_old],
+            [j for j in range(len(new)) if j not in kept_new])
+
+
+def _check_sentences(candidate: Candidate, language: str) -> str | None:
+    old = [_normalize(s) for s in split_sentences(candidate.original_summary, language)]
+    new = [_normalize(s) for s in split_sentences(candidate.summary, language)]
+    gone, added = changed_sentences(old, new)
+    if candidate.type == "temporal":
+        reason, added = _check_swap(old, new)
+    elif candidate.type == "fabrication" and len(new) == len(old) + 1:
+        reason = None if not gone and len(added) == 1 else "not_one_sentence_added"
+    elif candidate.type == "fabrication" and candidate.subtype != "psychology":
+        reason = "not_one_sentence_added"
+    else:
+        reason = None if len(gone) == 1 and len(added) == 1 and len(old) == len(new) \
+            else "not_one_sentence_changed"
+    if reason:
+        return reason
+    changed = "".join(new[j] for j in added).replace(" ", "")
+    span = "".join(candidate.hallucinated_span.split())
+    return None if span in changed or changed in span else "span_not_the_change"
+
+
+def _check_swap(old: list[str], new: list[str]) -> tuple[str | None, list[int]]:
+    """Two sentences, and only two, trade places (small edits such as a moved "Then" allowed)."""
+    differing = [k for k in range(min(len(old), len(new))) if old[k] != new[k]]
+    if len(old) != len(new) or len(differing) != 2:
+        return "not_a_swap", differing
+    i, j = differing
+    crossed = _similar(new[i], old[j]) and _similar(new[j], old[i])
+    return (None if crossed else "not_a_swap"), differing
+
+
+def _similar(a: str, b: str) -> bool:
+    return SequenceMatcher(a=a, b=b, autojunk=False).ratio() >= SWAP_SIMILARITY
+
+
+_EN_REASON = {
+    "temporal": 'The summary tells these events in the order "{h}", but in the article they '
+                'happen in the order "{o}".',
+    "added": 'The summary adds "{h}", which the article does not support.',
+    "changed": 'The summary says "{h}", but the article says "{o}".',
+}
+_ZH_REASON = {
+    "temporal": "摘要将事件叙述为“{h}”，但原文中事件的先后顺序是“{o}”。",
+    "added": "摘要增加了“{h}”，原文中没有这样的内容。",
+    "changed": "摘要称“{h}”，但原文是“{o}”。",
+}
+
+
+def describe(candidate: Candidate, language: str) -> str:
+    """The gold reason of an injected sample, in ``language``: the type, the changed
+    sentence and what it contradicts."""
+    templates = _ZH_REASON if language == "zh" else _EN_REASON
+    if candidate.type == "temporal":
+        key = "temporal"
+    elif not candidate.original_span.strip():
+        key = "added"
+    else:
+        key = "changed"
+    sep = "：" if language == "zh" else ": "
+    text = templates[key].format(h=candidate.hallucinated_span.strip(),
+                                 o=candidate.original_span.strip())
+    return display_name(candidate.type, language) + sep + text

@@ -1,0 +1,209 @@
+"""Stage inject: entity-referenced hallucination injection (DESIGN.md section 11).
+
+For every window: entities from the article (lexical or an LLM), a balanced set of types,
+and for each type one injected summary from the rules generator or an LLM, validated at the
+sentence level and retried up to ``inject.max_retries`` times. Every (window, type) gets a row;
+a type that does not apply or a candidate that never validates is kept with its reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pyarrow as pa
+
+from longnovel.config import Config
+from longnovel.injection import (
+    Candidate,
+    NotApplicable,
+    RulesGenerator,
+    assign_types,
+    extract_entities,
+    validate,
+)
+from longnovel.stages.base import StageContext, StageResult
+
+NAME = "inject"
+UPSTREAM = ["expand"]
+READS = ["expand/windows.parquet"]
+WRITES = ["injections.parquet", "entities.parquet"]
+CODE_VERSION = "1"
+
+INJECTIONS = pa.schema(
+    [(name, pa.string()) for name in (
+        "window_id", "tier", "language", "type", "subtype", "original_summary", "summary",
+        "original_span", "hallucinated_span", "generator")]
+    + [("valid", pa.bool_()), ("reject_reason", pa.string())])
+ENTITIES = pa.schema([("window_id", pa.string()), ("name", pa.string()), ("type", pa.string()),
+                      ("count", pa.int64())])
+
+
+def config_section(config: Config) -> dict:
+    section = {"inject": config.inject.model_dump(), "seed": config.seed}
+    used = {m for m in (config.inject.generator, config.inject.entities)
+            if m not in ("rules", "lexical")}
+    section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
+    return section
+
+
+def run(ctx: StageContext) -> StageResult:
+    windows = _windows(ctx)
+    inject = ctx.config.inject
+    runner = ctx.llm_runner() if _uses_model(inject) else None
+    try:
+        entities, entity_failures = _entities(ctx, windows, runner)
+        assigned = assign_types([(w["window_id"], w["tier"], w["language"]) for w in windows],
+                                inject.type_list(), inject.types_per_window, ctx.config.seed)
+        jobs = [(w, t) for w in windows for t in _in_type_order(assigned[w["window_id"]])]
+        if runner is None:
+            rows = _rules_rows(ctx, jobs, entities)
+        else:
+            rows = _llm_rows(ctx, jobs, entities, runner)
+        usage = runner.usage() if runner else {}
+        failures = dict(runner.failures()) if runner else {}
+    finally:
+        if runner is not None:
+            runner.close()
+    for reason, n in entity_failures.items():
+        failures[reason] = failures.get(reason, 0) + n
+    return _result(windows, rows, entities, usage, failures)
+
+
+def _windows(ctx: StageContext) -> list[dict]:
+    table = ctx.read("expand/windows.parquet")
+    columns = ["window_id", "tier", "language", "article", "reference_summary"]
+    rows = table.select(columns).to_pylist()
+    if ctx.tiers:
+        rows = [r for r in rows if r["tier"] in ctx.tiers]
+    return sorted(rows, key=lambda r: r["window_id"])
+
+
+def _uses_model(inject) -> bool:
+    return inject.generator != "rules" or inject.entities != "lexical"
+
+
+def _in_type_order(types: list[str]) -> list[str]:
+    from longnovel.taxonomy import TYPE_IDS
+
+    return sorted(types, key=TYPE_IDS.index)
+
+
+# --- entities ---------------------------------------------------------------------------------
+
+def _entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Counter]:
+    """Entities per window id; a failed LLM extraction falls back to the lexical one."""
+    lexical = {w["window_id"]: extract_entities(w["article"], w["language"])
+               for w in ctx.progress(windows, desc="inject: entities", total=len(windows))}
+    model = ctx.config.inject.entities
+    if model == "lexical":
+        return lexical, Counter()
+    from longnovel.injection.llm_entities import (
+        EntityReply,
+        entities_from_reply,
+        entity_messages,
+    )
+    from longnovel.llm import Request
+
+    requests = [Request(key=f"entities/{w['window_id']}", model=model,
+                        messages=entity_messages(w["article"], w["language"]),
+                        schema=EntityReply, group=w["window_id"]) for w in windows]
+    failures: Counter = Counter()
+    out = dict(lexical)
+    for window, result in zip(windows, runner.run(requests)):
+        found = entities_from_reply(result.parsed, window["article"]) if result.ok else []
+        if found:
+            out[window["window_id"]] = found
+        else:
+            failures[f"entities_{result.error or 'empty'}"] += 1
+    return out, failures
+
+
+# --- rules generator --------------------------------------------------------------------------
+
+def _rules_rows(ctx: StageContext, jobs, entities: dict) -> list[dict]:
+    generator = RulesGenerator(ctx.config.seed)
+    retries = ctx.config.inject.max_retries
+    rows = []
+    for window, type_id in ctx.progress(jobs, desc="inject", total=len(jobs)):
+        summary, language = window["reference_summary"], window["language"]
+        for attempt in range(retries + 1):
+            outcome = generator.generate(summary, language, entities[window["window_id"]],
+                                         type_id, attempt)
+            reason = _reject_reason(outcome, language)
+            if reason is None or isinstance(outcome, NotApplicable):
+                break
+        rows.append(_row(window, type_id, outcome, reason))
+    return rows
+
+
+def _reject_reason(outcome: Candidate | NotApplicable, language: str) -> str | None:
+    if isinstance(outcome, NotApplicable):
+        return f"not_applicable: {outcome.reason}"
+    return validate(outcome, language)
+
+
+def _row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
+    row = {"window_id": window["window_id"], "tier": window["tier"],
+           "language": window["language"], "type": type_id, "subtype": "",
+           "original_summary": window["reference_summary"], "summary": "",
+           "original_span": "", "hallucinated_span": "", "generator": "",
+           "valid": reason is None, "reject_reason": reason or ""}
+    if isinstance(outcome, Candidate):
+        row.update(subtype=outcome.subtype, summary=outcome.summary,
+                   original_span=outcome.original_span,
+                   hallucinated_span=outcome.hallucinated_span, generator=outcome.generator)
+    return row
+
+
+# --- LLM generator ----------------------------------------------------------------------------
+
+def _llm_rows(ctx: StageContext, jobs, entities: dict, runner) -> list[dict]:
+    """Rounds of requests: every job still rejected is re-asked, with the reason, up to
+    ``max_retries`` times; a job's last outcome becomes its row."""
+    from longnovel.injection.llm_generator import InjectionReply, build_messages
+    from longnovel.llm import Request
+
+    model = ctx.config.inject.generator
+    last: dict[int, tuple[object, str | None]] = {}
+    pending = list(range(len(jobs)))
+    for attempt in range(ctx.config.inject.max_retries + 1):
+        if not pending:
+            break
+        requests = []
+        for k in pending:
+            window, type_id = jobs[k]
+            rejected = last[k][1] if k in last else None
+            messages = build_messages(window["reference_summary"], window["language"],
+                                      entities[window["window_id"]], type_id, rejected)
+            requests.append(Request(key=f"{window['window_id']}/{type_id}/{attempt}",
+                                    model=model, messages=messages, schema=InjectionReply,
+                                    group=window["window_id"]))
+        for k, result in zip(pending, runner.run(requests)):
+            last[k] = _judge_reply(jobs[k], result, model)
+        pending = [k for k in pending if last[k][1] is not None
+                   and not isinstance(last[k][0], NotApplicable)]
+    return [_row(window, type_id, *last[k]) for k, (window, type_id) in enumerate(jobs)]
+
+
+def _judge_reply(job, result, model: str) -> tuple[object, str | None]:
+    from longnovel.injection.llm_generator import candidate_from_reply
+
+    window, type_id = job
+    if not result.ok:
+        return None, f"llm_{result.error or 'failed'}"
+    outcome = candidate_from_reply(result.parsed, window["reference_summary"], type_id, model)
+    return outcome, _reject_reason(outcome, window["language"])
+
+
+# --- result -----------------------------------------------------------------------------------
+
+def _result(windows, rows, entities, usage, failures) -> StageResult:
+    entity_rows = [{"window_id": wid, **e} for wid in sorted(entities) for e in entities[wid]]
+    dropped = Counter(r["reject_reason"].split(":")[0] for r in rows if not r["valid"])
+    valid = Counter(f"{r['language']}/{r['type']}" for r in rows if r["valid"])
+    return StageResult(
+        tables={"injections.parquet": pa.Table.from_pylist(rows, schema=INJECTIONS),
+                "entities.parquet": pa.Table.from_pylist(entity_rows, schema=ENTITIES)},
+        rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
+        dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
+        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))})

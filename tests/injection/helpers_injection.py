@@ -1,0 +1,16 @@
+"""Find the rules generator's candidate of one sub-type by walking through attempts."""
+
+from __future__ import annotations
+
+from longnovel.injection import Candidate, NotApplicable, RulesGenerator, validate
+
+
+def candidate_of(summary, language, entities, type_id, subtype, seed=13) -> Candidate:
+    generator = RulesGenerator(seed)
+    for attempt in range(40):
+        out = generator.generate(summary, language, entities, type_id, attempt)
+        assert not isinstance(out, NotApplicable), out
+        if out.subtype == subtype:
+            assert validate(out, language) is None, validate(out, language)
+            return out
+    raise AssertionError(f"no {type_id}/{subtype} candidate")

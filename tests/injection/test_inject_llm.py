@@ -1,0 +1,93 @@
+"""The LLM generator through the real LLM layer against the local fake server."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from test_inject_stage import EN_SUMMARY, make_ctx, windows_table
+
+from longnovel.injection.llm_generator import build_messages, candidate_from_reply
+from longnovel.injection import NotApplicable, validate
+from longnovel.llm import LLMRunner, ModelConfig
+from longnovel.stages import inject
+from longnovel.taxonomy import TYPE_IDS
+
+
+class WordTokenizer:
+    def count(self, text):
+        return len(text.split())
+
+    def count_batch(self, texts):
+        return [len(t.split()) for t in texts]
+
+
+def _summary_of(messages) -> str:
+    return re.search(r"<summary>\n(.*?)\n</summary>", messages[-1]["content"], re.S).group(1)
+
+
+def good_reply(messages) -> str:
+    """A model that swaps the first 'her' for 'his' -- or, in zh, 宝玉 for 袭人 once."""
+    summary = _summary_of(messages)
+    first = re.split(r"(?<=[.。])\s*", summary)[0]
+    new_first = first.replace("Elizabeth", "Lydia", 1) if "Elizabeth" in first else \
+        first.replace("宝玉", "袭人", 1)
+    return json.dumps({"subtype": "mismatch", "original_sentence": first,
+                       "hallucinated_sentence": new_first,
+                       "summary": summary.replace(first, new_first, 1)}, ensure_ascii=False)
+
+
+def runner_for(server, tmp_path):
+    models = {"m": ModelConfig(provider="openai", model="fake", base_url=server.base_url,
+                               max_retries=1, timeout_s=5)}
+    return LLMRunner(models, tmp_path / "cache.sqlite", WordTokenizer(), stage="inject",
+                     progress=False, retry_initial_s=0.01, retry_max_s=0.02)
+
+
+def test_messages_share_the_summary_prefix():
+    ents = [{"name": "Jane", "type": "person", "count": 3}]
+    a = build_messages(EN_SUMMARY, "en", ents, "entity")[1]["content"]
+    b = build_messages(EN_SUMMARY, "en", ents, "number")[1]["content"]
+    prefix = a[: a.index("Task:")]
+    assert b.startswith(prefix) and EN_SUMMARY in prefix and "- Jane (person, 3)" in prefix
+    assert "not_applicable" in a and '"hallucinated_sentence"' in a
+    zh = build_messages("宝玉来了。", "zh", ents, "temporal")[1]["content"]
+    assert "宝玉来了。" in zh and "时序错乱" in zh
+
+
+def test_candidate_from_reply():
+    summary = "Jane walks home. Elizabeth reads."
+    reply = {"subtype": "Role Swap", "original_sentence": "Jane walks home.",
+             "hallucinated_sentence": "Lydia walks home.", "summary": "Lydia walks home. Elizabeth reads."}
+    cand = candidate_from_reply(reply, summary, "entity", "m")
+    assert cand.subtype == "role_swap" and cand.generator == "m"
+    assert validate(cand, "en") is None
+    na = candidate_from_reply({"subtype": "not_applicable", "reason": "no pair"}, summary,
+                              "causal", "m")
+    assert isinstance(na, NotApplicable) and na.reason == "no pair"
+
+
+def test_stage_with_llm_generator(llm_server, tmp_path):
+    llm_server.reply = good_reply
+    ctx = make_ctx(windows_table(), runner=runner_for(llm_server, tmp_path), generator="m",
+                   _models={"m": {"provider": "openai", "model": "fake",
+                                  "base_url": llm_server.base_url}})
+    result = inject.run(ctx)
+    rows = result.tables["injections.parquet"].to_pylist()
+    assert len(rows) == 4 * len(TYPE_IDS)
+    entity_rows = [r for r in rows if r["type"] == "entity"]
+    assert all(r["valid"] and r["generator"] == "m" for r in entity_rows)
+    assert result.usage["m"]["requests"] >= len(rows) / 2
+
+
+def test_garbled_replies_become_rows_with_reasons(llm_server, tmp_path):
+    llm_server.reply = good_reply
+    llm_server.chaos(fail=0.3, garble=0.4, seed=2)
+    ctx = make_ctx(windows_table(), runner=runner_for(llm_server, tmp_path), generator="m",
+                   max_retries=1, _models={"m": {"provider": "openai", "model": "fake",
+                                                 "base_url": llm_server.base_url}})
+    rows = inject.run(ctx).tables["injections.parquet"].to_pylist()
+    assert {(r["language"], r["type"]) for r in rows} == {
+        (lang, t) for lang in ("en", "zh") for t in TYPE_IDS}
+    assert all(r["valid"] or r["reject_reason"] for r in rows)
+    assert any(r["reject_reason"].startswith("llm_") for r in rows)
