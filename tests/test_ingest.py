@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from helpers import REPO, english_units, write_config, write_dir_book, write_jsonl
+from builders import REPO, english_units, write_config, write_dir_book, write_jsonl
 from longnovel.cli import app
 from longnovel.tokenizer import load_tokenizer
 

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import yaml
 from typer.testing import CliRunner
 
-from helpers import english_units, write_config, write_dir_book
+from builders import english_units, write_config, write_dir_book
 from longnovel.cli import app
 from longnovel.tokenizer import load_tokenizer
 
@@ -24,7 +24,8 @@ def corpus(tmp: Path) -> list[dict]:
 
 
 def invoke(*args):
-    result = runner.invoke(app, [*args, "--no-progress"])
+    quiet = [] if args[0] == "status" else ["--no-progress"]
+    result = runner.invoke(app, [*args, *quiet])
     assert result.exit_code == 0, result.output
     return result
 

@@ -1,0 +1,100 @@
+"""The dataset card (export/README.md) and the counts in export/stats.json."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+import yaml
+
+from longnovel.config import Config
+
+
+def _count(rows: list[dict], *keys: str) -> dict:
+    """Nested counts of rows by ``keys`` (types are counted once per listed type)."""
+    counts: dict = defaultdict(Counter) if len(keys) == 2 else Counter()
+    for row in rows:
+        values = [row[k] for k in keys]
+        if keys[-1] == "hallucination_types":
+            for t in row["hallucination_types"]:
+                _bump(counts, values[:-1] + [t])
+        else:
+            _bump(counts, values)
+    return {k: dict(v) if isinstance(v, Counter) else v for k, v in sorted(counts.items())}
+
+
+def _bump(counts, values: list[str]) -> None:
+    if len(values) == 1:
+        counts[values[0]] += 1
+    else:
+        counts[values[0]][values[1]] += 1
+
+
+def export_stats(rows: list[dict]) -> dict:
+    """Counts per tier, language, split, source, label and type."""
+    return {
+        "samples": len(rows),
+        "books": len({r["book_id"] for r in rows}),
+        "by_tier": _count(rows, "tier"),
+        "by_language": _count(rows, "language"),
+        "by_split": _count(rows, "split"),
+        "by_source": _count(rows, "source"),
+        "by_label": _count(rows, "label"),
+        "by_type": _count(rows, "hallucination_types"),
+        "by_tier_source": _count(rows, "tier", "source"),
+        "by_tier_language": _count(rows, "tier", "language"),
+        "by_tier_type": _count(rows, "tier", "hallucination_types"),
+    }
+
+
+def _header(stats: dict, files: list[str]) -> str:
+    configs: dict[str, list] = {}
+    for path in files:
+        tier, split = path.removesuffix(".parquet").split("/")
+        configs.setdefault(tier, []).append({"split": split, "path": path})
+    header = {
+        "language": sorted(stats["by_language"]),
+        "license": "other",
+        "pretty_name": "LongNovel-style hallucination detection benchmark",
+        "task_categories": ["text-classification", "summarization"],
+        "tags": ["hallucination-detection", "long-context", "novels"],
+        "configs": [{"config_name": t, "data_files": d} for t, d in configs.items()],
+    }
+    return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
+
+
+def _table(title: str, counts: dict, columns: list[str]) -> str:
+    lines = [f"| {title} | " + " | ".join(columns) + " |",
+             "|---" * (len(columns) + 1) + "|"]
+    for key, row in counts.items():
+        lines.append(f"| {key} | " + " | ".join(str(row.get(c, 0)) for c in columns) + " |")
+    return "\n".join(lines)
+
+
+def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
+    """The Hugging Face dataset card: YAML header, what a sample is, tables of counts, config."""
+    sources = sorted(stats["by_source"])
+    types = sorted(stats["by_type"])
+    parts = [
+        _header(stats, files),
+        "# LongNovel-style hallucination detection benchmark\n",
+        "Built with longnovel. Each sample pairs an *article* (a window of consecutive units "
+        "of a book, sized to its tier in Qwen3 tokens) with a *summary* and a gold judgment: "
+        "a consistency score 0–5 (below 3 is hallucinated), the hallucination types present "
+        "and a reason. Sources: `human` (the reference summary, score 5), `arbitration` "
+        "(LLM summaries labelled by cross-model verification), `injection` (the reference "
+        "summary with one injected hallucination, score 2). Splits are by book.\n",
+        f"Samples: {stats['samples']} from {stats['books']} books.\n",
+        "## Samples per tier and source\n",
+        _table("tier", stats["by_tier_source"], sources) + "\n",
+        "## Samples per tier and language\n",
+        _table("tier", stats["by_tier_language"], sorted(stats["by_language"])) + "\n",
+        "## Hallucination types per tier\n",
+        (_table("tier", stats["by_tier_type"], types) if types else "No hallucinated samples.")
+        + "\n",
+        "## Files\n",
+        "\n".join(f"- `{f}`" for f in files) + "\n",
+        "## Config used\n",
+        "```yaml\n" + yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False,
+                                     allow_unicode=True) + "```\n",
+    ]
+    return "\n".join(parts)

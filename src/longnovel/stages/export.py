@@ -1,0 +1,129 @@
+"""Stage export: the release Parquet files, the dataset card and stats (DESIGN.md section 12).
+
+Human samples come from every window; arbitration and injection samples join when those stages
+have written their files.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pyarrow as pa
+
+from longnovel.config import Config
+from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
+from longnovel.stages.base import StageContext, StageResult
+
+NAME = "export"
+UPSTREAM = ["expand", "arbitrate", "inject"]
+READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
+WRITES = ["<tier>/<split>.parquet", "README.md", "stats.json"]
+CODE_VERSION = "1"
+
+COLUMNS = [
+    ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
+    ("split", pa.string()), ("book_id", pa.string()), ("title", pa.string()),
+    ("n_tokens", pa.int64()), ("article", pa.string()), ("summary", pa.string()),
+    ("source", pa.string()), ("generator", pa.string()), ("label", pa.string()),
+    ("score", pa.int64()), ("hallucination_types", pa.list_(pa.string())),
+    ("reason", pa.string()), ("subtype", pa.string()), ("instruction", pa.string()),
+    ("input", pa.string()), ("output", pa.string()),
+]
+SCHEMA = pa.schema(COLUMNS)
+
+
+def config_section(config: Config) -> dict:
+    return {"export": config.export.model_dump(), "seed": config.seed}
+
+
+def human_samples(windows: dict[str, dict]) -> list[dict]:
+    return [make_sample(w, source="human", generator="human", summary=w["reference_summary"],
+                        score=5, types=[], reason=HUMAN_REASON[w["language"]])
+            for w in windows.values()]
+
+
+def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
+    if not ctx.exists("inject/injections.parquet"):
+        return []
+    from longnovel.injection import Candidate, describe
+
+    samples = []
+    for row in ctx.read("inject/injections.parquet").to_pylist():
+        window = windows.get(row["window_id"])
+        if not row["valid"] or window is None:
+            continue
+        candidate = Candidate(**{k: row[k] for k in (
+            "type", "subtype", "original_summary", "summary", "original_span",
+            "hallucinated_span", "generator")})
+        samples.append(make_sample(
+            window, source="injection", generator=row["generator"], summary=row["summary"],
+            score=2, types=[row["type"]], reason=describe(candidate, window["language"]),
+            subtype=row["subtype"]))
+    return samples
+
+
+def arbitration_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
+    if not ctx.exists("arbitrate/labels.parquet"):
+        return []
+    samples = []
+    for row in ctx.read("arbitrate/labels.parquet").to_pylist():
+        window = windows.get(row["window_id"])
+        if row["label"] == "disputed" or window is None:
+            continue
+        samples.append(make_sample(
+            window, source="arbitration", generator=row["summary_model"],
+            summary=row["summary"], score=row["score"],
+            types=row["hallucination_types"] or [], reason=row["reason"] or ""))
+    return samples
+
+
+def collect(ctx: StageContext) -> tuple[list[dict], int]:
+    """All samples of the selected tiers, and the number of windows they came from."""
+    tiers = set(ctx.selected_tiers())
+    windows = {w["window_id"]: w for w in ctx.read("expand/windows.parquet").to_pylist()
+               if w["tier"] in tiers}
+    samples = human_samples(windows)
+    samples += arbitration_samples(ctx, windows)
+    samples += injection_samples(ctx, windows)
+    return samples, len(windows)
+
+
+def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
+    """Give every sample its book's split, then apply the mix and cap per tier."""
+    export = ctx.config.export
+    weights = Counter((s["language"], s["book_id"]) for s in samples)
+    splits = assign_splits(dict(weights), export.splits, ctx.config.seed)
+    rows: list[dict] = []
+    for tier in ctx.selected_tiers():
+        rng = random.Random(f"{ctx.config.seed}:export:{tier}")
+        tier_rows = [s for s in samples if s["tier"] == tier]
+        rows.extend(apply_mix(tier_rows, export.mix, export.max_per_tier, rng))
+    for row in rows:
+        row["split"] = splits[row["book_id"]]
+    return rows
+
+
+def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
+    grouped: dict[str, list[dict]] = {}
+    for row in rows:
+        grouped.setdefault(f"{row['tier']}/{row['split']}.parquet", []).append(row)
+    return {path: pa.Table.from_pylist(group, schema=SCHEMA)
+            for path, group in sorted(grouped.items())}
+
+
+def run(ctx: StageContext) -> StageResult:
+    from longnovel.card import dataset_card, export_stats
+
+    samples, n_windows = collect(ctx)
+    rows = split_and_sample(ctx, samples)
+    tables = tables_by_file(rows)
+    stats = export_stats(rows)
+    files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
+             "README.md": dataset_card(ctx.config, stats, sorted(tables))}
+    by_source = Counter(s["source"] for s in samples)
+    return StageResult(tables=tables, files=files, rows_in=len(samples), rows_out=len(rows),
+                       dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
+                       else {},
+                       extra={"windows": n_windows, "samples_by_source": dict(by_source)})
