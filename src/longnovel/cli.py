@@ -111,6 +111,45 @@ def status(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
     typer.echo(json.dumps(rows, indent=2) if as_json else status_table(rows))
 
 
+@app.command()
+@user_errors
+def doctor(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+           debug: bool = DebugOpt):
+    """Check config, tokenizer, corpus paths, API keys, and send one tiny request per model."""
+    from longnovel.checks import doctor_rows, table
+
+    pipeline = make_pipeline(config, run_dir, None)
+    rows = doctor_rows(pipeline)
+    typer.echo(table(rows, ["check", "status", "detail"]))
+    if any(r["status"] != "ok" for r in rows):
+        raise typer.Exit(1)
+
+
+@app.command()
+@user_errors
+def plan(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+         tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt,
+         no_progress: bool = QuietOpt,
+         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
+    """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
+    from longnovel.checks import plan_rows, table
+
+    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+    rows = plan_rows(pipeline, log=_log)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    if not rows:
+        typer.echo("no LLM requests: no model is configured for arbitrate or inject")
+        return
+    total = {"stage": "total", "model": "", "requests": sum(r["requests"] for r in rows),
+             "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
+             "completion_tokens": sum(r["completion_tokens"] for r in rows),
+             "cost": round(sum(r["cost"] for r in rows), 4)}
+    typer.echo(table([*rows, total], ["stage", "model", "requests", "prompt_tokens",
+                                      "completion_tokens", "cost"]))
+
+
 def main() -> None:  # pragma: no cover - entry point for python -m
     app()
 

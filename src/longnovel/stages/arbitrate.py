@@ -47,3 +47,8 @@ def run(ctx: StageContext) -> StageResult:
              "judgments.parquet": JUDGMENTS.empty_table(), "labels.parquet": LABELS.empty_table()}
     return StageResult(tables=empty, rows_in=windows.num_rows, rows_out=0,
                        extra={"note": "no summarizers configured: arbitration skipped"})
+
+
+def plan_requests(ctx: StageContext) -> list:
+    """The requests this stage would send (for ``longnovel plan``); none without summarizers."""
+    return []

@@ -207,3 +207,37 @@ def _result(windows, rows, entities, usage, failures) -> StageResult:
         rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
         dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
         usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))})
+
+
+# --- plan ---------------------------------------------------------------------------------------
+
+def plan_requests(ctx: StageContext) -> list:
+    """The first-round requests this stage would send (for ``longnovel plan``); sends nothing."""
+    from longnovel.llm import PlannedRequest
+
+    inject = ctx.config.inject
+    if not _uses_model(inject):
+        return []
+    windows = _windows(ctx)
+    planned = []
+    if inject.entities != "lexical":
+        from longnovel.injection.llm_entities import entity_messages
+
+        planned += [PlannedRequest("inject", inject.entities,
+                                   entity_messages(w["article"], w["language"]), 300)
+                    for w in windows]
+    if inject.generator != "rules":
+        from longnovel.injection.llm_generator import build_messages
+
+        assigned = assign_types([(w["window_id"], w["tier"], w["language"]) for w in windows],
+                                inject.type_list(), inject.types_per_window, ctx.config.seed)
+        lengths = dict(zip([w["window_id"] for w in windows], ctx.tokenizer.count_batch(
+            [w["reference_summary"] for w in windows])))
+        for w in windows:
+            entities = extract_entities(w["article"], w["language"])
+            for type_id in _in_type_order(assigned[w["window_id"]]):
+                messages = build_messages(w["reference_summary"], w["language"], entities,
+                                          type_id, None)
+                planned.append(PlannedRequest("inject", inject.generator, messages,
+                                              lengths[w["window_id"]] + 120))
+    return planned

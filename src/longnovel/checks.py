@@ -1,0 +1,65 @@
+"""``doctor`` and ``plan``: check the setup, and estimate LLM spending before a run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from longnovel.errors import LongnovelError
+
+LLM_STAGES = ["arbitrate", "inject"]
+
+
+def doctor_rows(pipeline) -> list[dict]:
+    """Checks of tokenizer, corpus paths, API keys, and one tiny request per model."""
+    config = pipeline.config
+    rows = [{"check": "config", "status": "ok", "detail": f"{len(config.models)} model(s)"}]
+    try:
+        from longnovel.tokenizer import load_tokenizer
+
+        tokenizer = load_tokenizer(config.tokenizer)
+        rows.append({"check": "tokenizer", "status": "ok", "detail": tokenizer.name})
+    except LongnovelError as exc:
+        tokenizer = None
+        rows.append({"check": "tokenizer", "status": "error", "detail": str(exc)})
+    for source in config.corpus:
+        found = Path(source.path).exists()
+        rows.append({"check": f"corpus {source.path}", "status": "ok" if found else "error",
+                     "detail": source.format if found else "path not found"})
+    if config.models:
+        from longnovel.llm import run_doctor
+
+        for row in run_doctor(config.models, tokenizer):
+            detail = f"{row['provider']}:{row['model']} key {row['key']}"
+            if row["latency_s"] is not None:
+                detail += f", {row['latency_s']:.2f}s"
+            if row["status"] != "ok":
+                detail += f": {row['status']}"
+            rows.append({"check": f"model {row['name']}",
+                         "status": "ok" if row["status"] == "ok" else "error", "detail": detail})
+    return rows
+
+
+def plan_rows(pipeline, log=print) -> list[dict]:
+    """Requests, tokens and cost per LLM stage and model; runs only the LLM-free stages."""
+    from longnovel.llm import estimate
+    from longnovel.pipeline import stage_module
+    from longnovel.stages.base import StageContext
+
+    pipeline.build(until="expand", log=log)
+    planned = []
+    for name in LLM_STAGES:
+        module = stage_module(name)
+        ctx = StageContext(pipeline.config, pipeline.run_dir, pipeline.tiers, False, stage=name)
+        planned.extend(module.plan_requests(ctx))
+    return estimate(planned, pipeline.config.models, StageContext(
+        pipeline.config, pipeline.run_dir).tokenizer)
+
+
+def table(rows: list[dict], headers: list[str]) -> str:
+    """A plain aligned text table."""
+    cells = [[str(r.get(h, "")) for h in headers] for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+    return "\n".join(lines)
