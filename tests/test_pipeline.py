@@ -137,3 +137,22 @@ def test_unknown_tier_is_a_one_line_error(tmp_path):
     config = write_config(tmp_path, corpus(tmp_path))
     result = runner.invoke(app, ["build", "-c", str(config), "--tier", "Q"])
     assert result.exit_code == 1 and "unknown tier" in result.output
+
+
+def test_direct_counting_fallback_gives_the_same_windows(tmp_path, monkeypatch):
+    """Tokenizers without Qwen's pre-tokenizer count each candidate window directly."""
+    import dataclasses
+
+    from longnovel import tokenizer as tokmod
+    from longnovel.config import load_config
+    from longnovel.pipeline import Pipeline
+
+    config = write_config(tmp_path, corpus(tmp_path), tiers={"A": 60, "B": 150})
+    invoke("build", "-c", str(config), "--until", "expand")
+    fast = pq.read_table(tmp_path / "run/expand/windows.parquet").to_pylist()
+    slow_tok = dataclasses.replace(load_tokenizer("qwen3"), joins_are_local=False)
+    monkeypatch.setattr(tokmod, "load_tokenizer", lambda spec: slow_tok)
+    pipeline = Pipeline(load_config(config, str(tmp_path / "slow")), progress=False)
+    pipeline.build(until="expand", log=lambda m: None)
+    slow = pq.read_table(tmp_path / "slow/expand/windows.parquet").to_pylist()
+    assert slow == fast and fast

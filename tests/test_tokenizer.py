@@ -43,3 +43,27 @@ def test_exact_on_real_prose_joins():
              "It was 1,204 miles.   Then—silence...", "end'", "'s start"]
     lengths = RunLengths(TOKENIZER.count_batch(texts), TOKENIZER.join_corrections(texts))
     assert lengths(0, 5) == TOKENIZER.count(JOIN.join(texts))
+
+
+def test_local_hugging_face_directory_loads_through_transformers(tmp_path):
+    import shutil
+
+    import pytest
+
+    pytest.importorskip("transformers")
+    source = packaged_tokenizer_path().parent
+    for name in ("tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt"):
+        shutil.copy(source / name, tmp_path / name)
+    local = load_tokenizer(str(tmp_path))
+    assert local.joins_are_local  # same pre-tokenizer as Qwen3
+    texts = ["渡口的船来了。", "Mira counted 12 gulls.\n\nThen none."]
+    assert local.count_batch(texts) == TOKENIZER.count_batch(texts)
+
+
+def test_bad_tokenizer_setting_is_a_clear_error(tmp_path):
+    import pytest
+
+    from longnovel.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="neither 'qwen3' nor a local directory"):
+        load_tokenizer(str(tmp_path / "missing"))
