@@ -47,14 +47,16 @@ def user_errors(func):
     return wrapper
 
 
-def make_pipeline(config: Path, run_dir: Optional[Path], tiers, progress: bool = True):
+def make_pipeline(config: Path, run_dir: Optional[Path], tiers, progress: bool = True,
+                  claim: bool = True):
     from longnovel.config import load_config
     from longnovel.pipeline import Pipeline
     from longnovel.rundir import claim_run_dir
 
     cfg = load_config(config, str(run_dir) if run_dir else None)
     pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
-    claim_run_dir(pipeline.run_dir, config)
+    if claim:
+        claim_run_dir(pipeline.run_dir, config)
     return pipeline
 
 
@@ -106,7 +108,7 @@ def status(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
     """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
     from longnovel.status import status_rows, status_table
 
-    pipeline = make_pipeline(config, run_dir, tier)
+    pipeline = make_pipeline(config, run_dir, tier, claim=False)
     rows = status_rows(pipeline)
     typer.echo(json.dumps(rows, indent=2) if as_json else status_table(rows))
 
@@ -118,7 +120,7 @@ def doctor(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
     """Check config, tokenizer, corpus paths, API keys, and send one tiny request per model."""
     from longnovel.checks import doctor_rows, table
 
-    pipeline = make_pipeline(config, run_dir, None)
+    pipeline = make_pipeline(config, run_dir, None, claim=False)
     rows = doctor_rows(pipeline)
     typer.echo(table(rows, ["check", "status", "detail"]))
     if any(r["status"] != "ok" for r in rows):
