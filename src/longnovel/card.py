@@ -34,6 +34,7 @@ def export_stats(rows: list[dict]) -> dict:
     return {
         "samples": len(rows),
         "books": len({r["book_id"] for r in rows}),
+        "reviewed": sum(bool(r.get("reviewed")) for r in rows),
         "by_tier": _count(rows, "tier"),
         "by_language": _count(rows, "language"),
         "by_split": _count(rows, "split"),
@@ -70,6 +71,24 @@ def _table(title: str, counts: dict, columns: list[str]) -> str:
     return "\n".join(lines)
 
 
+COLUMN_DOCS = [
+    ("id", "stable sample id (same sample, same id across re-runs)"),
+    ("language", "`zh` or `en`"), ("tier", "length tier"), ("split", "split, made by book"),
+    ("book_id", "book identifier"), ("title", "book title"),
+    ("n_tokens", "article length in tokenizer tokens"), ("article", "the window of the book"),
+    ("summary", "the summary to judge"), ("source", "`human`, `arbitration` or `injection`"),
+    ("generator", "who wrote or changed the summary"),
+    ("label", "`hallucinated` (score below 3) or `consistent`"), ("score", "gold score 0-5"),
+    ("hallucination_types", "list of type ids, empty unless hallucinated"),
+    ("reason", "why the gold judgment holds"), ("subtype", "injected sub-type, else empty"),
+    ("instruction", "the detection prompt in the sample's language"),
+    ("input", "article, a line `Summary:` / `摘要：`, the summary"),
+    ("output", "gold judgment as JSON: score, hallucination_types (if hallucinated), reason"),
+    ("reviewed", "true when a human review corrected or confirmed the sample"),
+    ("review_note", "the reviewer's note"),
+]
+
+
 def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
     """The Hugging Face dataset card: YAML header, what a sample is, tables of counts, config."""
     sources = sorted(stats["by_source"])
@@ -83,7 +102,11 @@ def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
         "and a reason. Sources: `human` (the reference summary, score 5), `arbitration` "
         "(LLM summaries labelled by cross-model verification), `injection` (the reference "
         "summary with one injected hallucination, score 2). Splits are by book.\n",
-        f"Samples: {stats['samples']} from {stats['books']} books.\n",
+        (f"Samples: {stats['samples']} from {stats['books']} books "
+         f"({stats.get('reviewed', 0)} human-reviewed).\n"),
+        "## Columns\n",
+        "| column | meaning |\n|---|---|\n"
+        + "\n".join(f"| `{name}` | {doc} |" for name, doc in COLUMN_DOCS) + "\n",
         "## Samples per tier and source\n",
         _table("tier", stats["by_tier_source"], sources) + "\n",
         "## Samples per tier and language\n",

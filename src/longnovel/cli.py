@@ -132,12 +132,16 @@ def doctor(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 def plan(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
          tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt,
          no_progress: bool = QuietOpt,
-         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
+         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+         model: Optional[List[str]] = typer.Option(
+             None, "--model", help="Also estimate `evaluate --model NAME` on the exported test "
+             "split (repeatable; needs a built export).")):
     """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
     from longnovel.checks import plan_rows, table
 
     pipeline = make_pipeline(config, run_dir, tier, not no_progress)
     rows = plan_rows(pipeline, log=_log)
+    rows += _evaluate_plan(pipeline, model or [])
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
@@ -150,6 +154,105 @@ def plan(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
              "cost": round(sum(r["cost"] for r in rows), 4)}
     typer.echo(table([*rows, total], ["stage", "model", "requests", "prompt_tokens",
                                       "completion_tokens", "cost"]))
+
+
+def _evaluate_plan(pipeline, models: list[str], split: str = "test", repeats: int = 1,
+                   prompt: str = "plain") -> list[dict]:
+    from longnovel.evaluate import plan_requests
+    from longnovel.llm import estimate
+    from longnovel.tokenizer import load_tokenizer
+
+    planned = [p for name in models for p in plan_requests(
+        pipeline.run_dir, pipeline.config.models, name, pipeline.tiers, split, repeats, prompt)]
+    if not planned:
+        return []
+    return estimate(planned, pipeline.config.models, load_tokenizer(pipeline.config.tokenizer))
+
+
+@app.command()
+@user_errors
+def stats(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+          tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt):
+    """Counts, length and score distributions, judge agreement: stats/stats.json and PNG plots."""
+    from longnovel.stats import write_stats
+    from longnovel.tokenizer import load_tokenizer
+
+    pipeline = make_pipeline(config, run_dir, tier)
+    tiers = [t for t in pipeline.config.tiers if not pipeline.tiers or t in pipeline.tiers]
+    folder, result = write_stats(pipeline.run_dir, load_tokenizer(pipeline.config.tokenizer),
+                                 tiers)
+    by_tier = ", ".join(f"{t} {n}" for t, n in result["by_tier"].items())
+    typer.echo(f"{result['samples']} samples ({by_tier}); wrote {folder / 'stats.json'} "
+               f"and {len(result['plots'])} plots")
+
+
+@app.command()
+@user_errors
+def evaluate(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+             model: str = typer.Option(..., "--model", "-m", help="A model under models:."),
+             tier: Optional[List[str]] = TierOpt,
+             split: str = typer.Option("test", "--split", help="Exported split to evaluate."),
+             repeats: int = typer.Option(1, "--repeats", min=1, help="Independent runs."),
+             prompt: str = typer.Option("plain", "--prompt", help="plain or cot (reason first)."),
+             dry_run: bool = typer.Option(False, "--dry-run",
+                                          help="Only estimate requests, tokens and cost."),
+             debug: bool = DebugOpt, no_progress: bool = QuietOpt):
+    """Run a configured model as a hallucination detector over exported samples."""
+    from longnovel.evaluate import EvalOptions, metrics_table, output_dir, run_evaluation
+    from longnovel.tokenizer import load_tokenizer
+
+    if prompt not in ("plain", "cot"):
+        raise typer.BadParameter("--prompt must be plain or cot")
+    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+    if dry_run:
+        from longnovel.checks import table
+
+        rows = _evaluate_plan(pipeline, [model], split, repeats, prompt)
+        typer.echo(table(rows, ["stage", "model", "requests", "prompt_tokens",
+                                "completion_tokens", "cost"]))
+        return
+    options = EvalOptions(model, pipeline.tiers, split, repeats, prompt)
+    report = run_evaluation(pipeline.config, pipeline.run_dir, options,
+                            load_tokenizer(pipeline.config.tokenizer), not no_progress)
+    typer.echo(metrics_table(report))
+    typer.echo(f"wrote {output_dir(pipeline.run_dir, model) / 'metrics.json'}")
+
+
+review_app = typer.Typer(no_args_is_help=True, help="Human review: export a sheet, import edits.")
+app.add_typer(review_app, name="review")
+
+
+@review_app.command("export")
+@user_errors
+def review_export(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+                  tier: str = typer.Option(..., "--tier", "-t", help="Tier to review."),
+                  split: str = typer.Option("test", "--split", help="Split to review."),
+                  out: Optional[Path] = typer.Option(
+                      None, "--out", "-o",
+                      help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
+                  debug: bool = DebugOpt):
+    """Write a CSV (UTF-8 with BOM) of one tier and split for annotators to edit."""
+    from longnovel.review import write_review_file
+
+    pipeline = make_pipeline(config, run_dir, [tier])
+    path, n = write_review_file(pipeline.run_dir, tier, split, out)
+    typer.echo(f"wrote {n} rows to {path}")
+
+
+@review_app.command("import")
+@user_errors
+def review_import(file: Path = typer.Argument(..., help="The edited review CSV (or .tsv)."),
+                  config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+                  reviewer: Optional[str] = typer.Option(
+                      None, "--reviewer", help="Reviewer for rows whose reviewer cell is empty."),
+                  debug: bool = DebugOpt):
+    """Validate an edited review file and record its edits; the next export applies them."""
+    from longnovel.review import import_review_file, store_path
+
+    pipeline = make_pipeline(config, run_dir, None)
+    n = import_review_file(pipeline.run_dir, file, reviewer)
+    typer.echo(f"recorded {n} review(s) in {store_path(pipeline.run_dir)}; "
+               "run `longnovel build` (or `longnovel export`) to apply them")
 
 
 def main() -> None:  # pragma: no cover - entry point for python -m

@@ -62,7 +62,18 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
         "instruction": instruction(language),
         "input": detection_input(window["article"], summary, language),
         "output": gold_output(score, types, reason),
+        "reviewed": False, "review_note": "",
     }
+
+
+def relabel(row: dict, *, summary: str, score: int, types: list[str], reason: str) -> dict:
+    """A copy of release ``row`` with a new judgment; label, input and output follow. The id stays."""
+    score = int(score)
+    types = list(types) if score < 3 else []
+    return {**row, "summary": summary, "score": score, "label": label_of(score),
+            "hallucination_types": types, "reason": reason,
+            "input": detection_input(row["article"], summary, row["language"]),
+            "output": gold_output(score, types, reason)}
 
 
 def assign_splits(book_weights: dict[tuple[str, str], int], shares: dict[str, float],
@@ -92,36 +103,63 @@ def apply_mix(samples: list[dict], mix: dict[str, float] | None, cap: int | None
               rng: random.Random) -> list[dict]:
     """Sample one tier's rows to the source shares of ``mix`` and at most ``cap`` rows.
 
-    Within a source, rows are drawn round-robin over books (and injection types), so a cap
-    keeps the spread.
+    Sources named in ``mix`` that have no rows (say, arbitration without summarizers) are left
+    out and the other shares renormalized, so a tier is never emptied by a missing source.
+    Counts per source come from largest remainders (they sum to the total, never above the
+    cap). Within a source, rows are drawn round-robin over (book, types) groups, so a cap
+    keeps the spread across books and hallucination types.
     """
     if mix is None and cap is None:
         return samples
     by_source: dict[str, list[dict]] = {}
     for s in samples:
         by_source.setdefault(s["source"], []).append(s)
-    shares = mix or {src: len(rows) / len(samples) for src, rows in by_source.items()}
-    wanted = {src: share for src, share in shares.items() if share > 0}
-    possible = min((len(by_source.get(src, [])) / share for src, share in wanted.items()),
-                   default=0)
-    total = min(possible, cap) if cap is not None else possible
+    shares = mix or {src: len(rows) for src, rows in by_source.items()}
+    wanted = {src: share for src, share in shares.items() if share > 0 and by_source.get(src)}
+    if not wanted:
+        return []
+    norm = sum(wanted.values())
+    wanted = {src: share / norm for src, share in wanted.items()}
+    possible = min(len(by_source[src]) / share for src, share in wanted.items())
+    total = int(min(possible, cap) if cap is not None else possible + 1e-9)
     chosen: list[dict] = []
-    for src, share in wanted.items():
-        chosen.extend(_spread(by_source.get(src, []), int(round(share * total)), rng))
+    for src, n in _allocate(wanted, total).items():
+        chosen.extend(_spread(by_source[src], min(n, len(by_source[src])), rng))
     order = {id(s): i for i, s in enumerate(samples)}
     return sorted(chosen, key=lambda s: order[id(s)])
 
 
+def _allocate(shares: dict[str, float], total: int) -> dict[str, int]:
+    """Split ``total`` by ``shares`` (summing to 1) with the largest-remainder method."""
+    exact = {src: share * total for src, share in shares.items()}
+    counts = {src: int(value) for src, value in exact.items()}
+    left = total - sum(counts.values())
+    by_remainder = sorted(exact, key=lambda src: (counts[src] - exact[src], src))
+    for src in by_remainder[:left]:
+        counts[src] += 1
+    return counts
+
+
 def _spread(rows: list[dict], n: int, rng: random.Random) -> list[dict]:
+    """``n`` rows drawn so (book, types) groups, books and types each stay within one of
+    each other: every pick takes the group, then book, then types picked least so far
+    (ties broken by a seeded order)."""
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         key = (row["book_id"], tuple(row["hallucination_types"]))
         groups.setdefault(key, []).append(row)
-    queues = [rng.sample(g, len(g)) for _, g in sorted(groups.items())]
-    rng.shuffle(queues)
+    keys = sorted(groups)
+    rng.shuffle(keys)
+    queues = {key: rng.sample(groups[key], len(groups[key])) for key in keys}
+    used: dict = {}
     picked: list[dict] = []
-    while len(picked) < n and any(queues):
-        for queue in queues:
-            if queue and len(picked) < n:
-                picked.append(queue.pop())
+    while len(picked) < n:
+        open_keys = [k for k in keys if queues[k]]
+        if not open_keys:
+            break
+        key = min(open_keys, key=lambda k: (used.get(k, 0), used.get(k[0], 0),
+                                            used.get(k[1], 0)))
+        picked.append(queues[key].pop())
+        for counter in (key, key[0], key[1]):
+            used[counter] = used.get(counter, 0) + 1
     return picked

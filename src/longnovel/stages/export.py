@@ -1,7 +1,10 @@
 """Stage export: the release Parquet files, the dataset card and stats (DESIGN.md section 12).
 
 Human samples come from every window; arbitration and injection samples join when those stages
-have written their files.
+have written their files. Human reviews recorded by ``longnovel review import`` (in
+``<run_dir>/reviews/reviews.jsonl``, outside every stage folder) are applied last: corrected
+fields replace the gold ones and ``reviewed`` becomes true. The store's hash is part of the
+fingerprint, so an import makes export stale.
 """
 
 from __future__ import annotations
@@ -9,18 +12,21 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pyarrow as pa
 
 from longnovel.config import Config
+from longnovel.errors import StageError
 from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 UPSTREAM = ["expand", "arbitrate", "inject"]
-READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
+READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
+         "../reviews/reviews.jsonl"]
 WRITES = ["<tier>/<split>.parquet", "README.md", "stats.json"]
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 
 COLUMNS = [
     ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
@@ -29,13 +35,20 @@ COLUMNS = [
     ("source", pa.string()), ("generator", pa.string()), ("label", pa.string()),
     ("score", pa.int64()), ("hallucination_types", pa.list_(pa.string())),
     ("reason", pa.string()), ("subtype", pa.string()), ("instruction", pa.string()),
-    ("input", pa.string()), ("output", pa.string()),
+    ("input", pa.string()), ("output", pa.string()), ("reviewed", pa.bool_()),
+    ("review_note", pa.string()),
 ]
 SCHEMA = pa.schema(COLUMNS)
 
 
+SOURCES = ("human", "arbitration", "injection")
+
+
 def config_section(config: Config) -> dict:
-    return {"export": config.export.model_dump(), "seed": config.seed}
+    from longnovel.review import store_hash
+
+    return {"export": config.export.model_dump(), "seed": config.seed,
+            "reviews": store_hash(Path(config.run_dir))}
 
 
 def human_samples(windows: dict[str, dict]) -> list[dict]:
@@ -93,6 +106,9 @@ def collect(ctx: StageContext) -> tuple[list[dict], int]:
 def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
     """Give every sample its book's split, then apply the mix and cap per tier."""
     export = ctx.config.export
+    unknown = sorted(set(export.mix or {}) - set(SOURCES))
+    if unknown:
+        raise StageError(f"export.mix: unknown source(s) {unknown}; use {', '.join(SOURCES)}")
     weights = Counter((s["language"], s["book_id"]) for s in samples)
     splits = assign_splits(dict(weights), export.splits, ctx.config.seed)
     rows: list[dict] = []
@@ -115,9 +131,11 @@ def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
 
 def run(ctx: StageContext) -> StageResult:
     from longnovel.card import dataset_card, export_stats
+    from longnovel.review import apply_reviews, load_reviews
 
     samples, n_windows = collect(ctx)
-    rows = split_and_sample(ctx, samples)
+    reviews = load_reviews(ctx.run_dir)
+    rows, applied = apply_reviews(split_and_sample(ctx, samples), reviews)
     tables = tables_by_file(rows)
     stats = export_stats(rows)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
@@ -126,4 +144,6 @@ def run(ctx: StageContext) -> StageResult:
     return StageResult(tables=tables, files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
                        else {},
-                       extra={"windows": n_windows, "samples_by_source": dict(by_source)})
+                       extra={"windows": n_windows, "samples_by_source": dict(by_source),
+                              "reviews_applied": applied,
+                              "reviews_not_exported": len(reviews) - applied})

@@ -1,0 +1,112 @@
+"""An independent release-format check (DESIGN.md section 12) on the embedded default's export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import yaml
+from builders import REPO
+from conftest import build
+
+COLUMNS = {
+    "id": pa.string(), "language": pa.string(), "tier": pa.string(), "split": pa.string(),
+    "book_id": pa.string(), "title": pa.string(), "n_tokens": pa.int64(),
+    "article": pa.string(), "summary": pa.string(), "source": pa.string(),
+    "generator": pa.string(), "label": pa.string(), "score": pa.int64(),
+    "hallucination_types": pa.list_(pa.string()), "reason": pa.string(),
+    "subtype": pa.string(), "instruction": pa.string(), "input": pa.string(),
+    "output": pa.string(), "reviewed": pa.bool_(), "review_note": pa.string(),
+}
+TYPES = {"entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication"}
+MARKER = {"en": "\n\nSummary:\n", "zh": "\n\n摘要：\n"}
+
+
+def default_config(tmp: Path, run_dir: Path) -> Path:
+    data = yaml.safe_load((REPO / "configs/default.yaml").read_text(encoding="utf-8"))
+    for source in data["corpus"]:
+        source["path"] = str(REPO / source["path"])
+    data.update(run_dir=str(run_dir), cache=str(tmp / "cache.sqlite"))
+    path = tmp / f"{run_dir.name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def two_default_builds(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("default")
+    runs = [tmp / "first", tmp / "second"]
+    for run_dir in runs:
+        build(default_config(tmp, run_dir))
+    return runs
+
+
+def check_row(row: dict) -> None:
+    assert row["language"] in MARKER and row["source"] in {"human", "arbitration", "injection"}
+    assert row["input"] == row["article"] + MARKER[row["language"]] + row["summary"]
+    assert row["label"] == ("hallucinated" if row["score"] < 3 else "consistent")
+    assert 0 <= row["score"] <= 5 and set(row["hallucination_types"]) <= TYPES
+    assert bool(row["hallucination_types"]) == (row["score"] < 3)
+    output = json.loads(row["output"])
+    assert output["score"] == row["score"] and output["reason"] == row["reason"]
+    assert output.get("hallucination_types", []) == row["hallucination_types"]
+    assert ("hallucination_types" in output) == (row["score"] < 3)
+    expected_prompt = "JSON" if row["language"] == "en" else "JSON 对象"
+    assert expected_prompt in row["instruction"] and "0" in row["instruction"]
+
+
+def check_export(export: Path) -> list[dict]:
+    """Every check of the release format on one export folder; returns all rows."""
+    from datasets import load_dataset
+
+    files = sorted(export.glob("*/*.parquet"))
+    assert files
+    rows = []
+    for path in files:
+        table = pq.read_table(path)
+        assert dict(zip(table.schema.names, table.schema.types)) == COLUMNS
+        assert list(table.schema.names) == list(COLUMNS)
+        tier, split = path.parent.name, path.stem
+        loaded = load_dataset("parquet", data_files={split: str(path)}, split=split)
+        assert loaded.num_rows == table.num_rows and loaded.column_names == list(COLUMNS)
+        assert loaded.features["hallucination_types"].feature.dtype == "string"
+        for row in table.to_pylist():
+            assert (row["tier"], row["split"]) == (tier, split)
+            check_row(row)
+            rows.append(row)
+    assert len({r["id"] for r in rows}) == len(rows)
+    splits_of: dict[str, set] = {}
+    for row in rows:
+        splits_of.setdefault(row["book_id"], set()).add(row["split"])
+    assert all(len(s) == 1 for s in splits_of.values())
+    check_card(export, files, rows)
+    return rows
+
+
+def check_card(export: Path, files: list[Path], rows: list[dict]) -> None:
+    card = (export / "README.md").read_text(encoding="utf-8")
+    header = yaml.safe_load(card.split("---\n")[1])
+    assert header["license"] and sorted(header["language"]) == sorted({r["language"] for r in rows})
+    listed = {(c["config_name"], d["split"], d["path"])
+              for c in header["configs"] for d in c["data_files"]}
+    assert listed == {(f.parent.name, f.stem, f"{f.parent.name}/{f.name}") for f in files}
+    stats = json.loads((export / "stats.json").read_text(encoding="utf-8"))
+    assert stats["samples"] == len(rows)
+
+
+def test_default_export_passes_the_release_check(two_default_builds):
+    rows = check_export(two_default_builds[0] / "export")
+    assert {r["language"] for r in rows} == {"en", "zh"}
+    assert {r["source"] for r in rows} >= {"human", "injection"}
+    assert not any(r["reviewed"] for r in rows)
+
+
+def test_ids_are_stable_across_two_builds_from_scratch(two_default_builds):
+    first, second = (check_export(run / "export") for run in two_default_builds)
+    def listing(rows):
+        return sorted((r["id"], r["summary"], r["split"]) for r in rows)
+
+    assert listing(first) == listing(second)
