@@ -1,54 +1,275 @@
 """Stage arbitrate: LLM summaries, cross-model judgments and aggregated labels (DESIGN.md §10).
 
+Two rounds of requests through the LLM runner. First every model in ``arbitrate.summarizers``
+summarizes every selected window; then every judge in ``arbitrate.judges`` judges every other
+model's summary of that window. Requests carry ``group = window_id`` so each model gets one
+window's requests together, and the prompts start with the article (see
+``longnovel.arbitration.prompts``), so a prefix-caching server prefills each article once per
+model. Bad replies are rows with ``ok = false`` and the raw text, counted in the manifest.
+
 Without summarizers configured the stage writes the three files empty and says so, and the
 rest of the pipeline runs on human and injected samples.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
+from collections import Counter
+
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.errors import StageError
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "arbitrate"
 UPSTREAM = ["expand"]
 READS = ["expand/windows.parquet"]
 WRITES = ["summaries.parquet", "judgments.parquet", "labels.parquet"]
-CODE_VERSION = "1"
+CODE_VERSION = "2"
+
+JUDGMENT_COMPLETION_TOKENS = 200  # plan estimate of a judgment reply (score, types, a reason)
+WINDOW_COLUMNS = ["window_id", "tier", "language", "book_id", "article", "reference_summary"]
 
 SUMMARIES = pa.schema([("window_id", pa.string()), ("tier", pa.string()), ("model", pa.string()),
-                       ("summary", pa.string()), ("usage", pa.string())])
+                       ("summary", pa.string()), ("usage", pa.string()), ("ok", pa.bool_()),
+                       ("error", pa.string()), ("raw", pa.string()),
+                       ("finish_reason", pa.string())])
 JUDGMENTS = pa.schema([("window_id", pa.string()), ("summary_model", pa.string()),
                        ("judge_model", pa.string()), ("score", pa.int64()),
                        ("hallucination_types", pa.list_(pa.string())), ("reason", pa.string()),
-                       ("raw", pa.string()), ("ok", pa.bool_())])
+                       ("raw", pa.string()), ("ok", pa.bool_()),
+                       ("unknown_types", pa.list_(pa.string())), ("error", pa.string())])
 LABELS = pa.schema([("window_id", pa.string()), ("tier", pa.string()),
                     ("summary_model", pa.string()), ("summary", pa.string()),
                     ("label", pa.string()), ("score", pa.int64()),
                     ("hallucination_types", pa.list_(pa.string())), ("reason", pa.string()),
-                    ("agreement", pa.float64())])
+                    ("agreement", pa.float64()), ("n_judgments", pa.int64()),
+                    ("n_judges", pa.int64())])
 
 
 def config_section(config: Config) -> dict:
+    from longnovel.arbitration.prompts import template_texts
+
     section = config.arbitrate.model_dump()
     used = set(config.arbitrate.summarizers) | set(config.arbitrate.judges)
     section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
+    section["seed"] = config.seed
+    prompts = json.dumps(template_texts(), sort_keys=True, ensure_ascii=False)
+    section["prompts"] = hashlib.sha256(prompts.encode("utf-8")).hexdigest()[:16]
     return section
 
 
 def run(ctx: StageContext) -> StageResult:
-    windows = ctx.read("expand/windows.parquet")
-    if ctx.config.arbitrate.summarizers:
-        raise StageError("arbitrate: LLM summarizers are not supported in this version; "
-                         "set arbitrate.summarizers: [] to build human and injected samples")
-    empty = {"summaries.parquet": SUMMARIES.empty_table(),
-             "judgments.parquet": JUDGMENTS.empty_table(), "labels.parquet": LABELS.empty_table()}
-    return StageResult(tables=empty, rows_in=windows.num_rows, rows_out=0,
-                       extra={"note": "no summarizers configured: arbitration skipped"})
+    table = ctx.read("expand/windows.parquet")
+    arbitrate = ctx.config.arbitrate
+    if not arbitrate.summarizers:
+        empty = {"summaries.parquet": SUMMARIES.empty_table(),
+                 "judgments.parquet": JUDGMENTS.empty_table(),
+                 "labels.parquet": LABELS.empty_table()}
+        return StageResult(tables=empty, rows_in=table.num_rows, rows_out=0,
+                           extra={"note": "no summarizers configured: arbitration skipped"})
+    windows, not_selected = select_windows(ctx, table)
+    runner = ctx.llm_runner()
+    try:
+        summaries = summaries_round(ctx, windows, runner)
+        judgments = judgments_round(ctx, windows, summaries, runner)
+        usage = runner.usage()
+    finally:
+        runner.close()
+    labels = label_rows(summaries, judgments, arbitrate.judges, arbitrate.rule)
+    return _result(windows, not_selected, summaries, judgments, labels, usage, arbitrate.rule)
 
+
+# --- windows ------------------------------------------------------------------------------------
+
+def select_windows(ctx: StageContext, table: pa.Table) -> tuple[list[dict], int]:
+    """The windows of the selected tiers, at most ``max_windows_per_tier`` per tier (sampled
+    with the seed, spread across books); and how many were left out."""
+    from longnovel.windows import sample_spread
+
+    rows = table.select(WINDOW_COLUMNS).to_pylist()
+    if ctx.tiers:
+        rows = [r for r in rows if r["tier"] in ctx.tiers]
+    cap = ctx.config.arbitrate.max_windows_per_tier
+    chosen: list[dict] = []
+    for tier in dict.fromkeys(r["tier"] for r in rows):
+        by_book: dict[str, list[dict]] = {}
+        for row in (r for r in rows if r["tier"] == tier):
+            by_book.setdefault(row["book_id"], []).append(row)
+        rng = random.Random(f"{ctx.config.seed}:arbitrate:{tier}")
+        chosen.extend(sample_spread(by_book, cap, rng))
+    return chosen, len(rows) - len(chosen)
+
+
+# --- round 1: summaries -------------------------------------------------------------------------
+
+def summary_requests(windows: list[dict], summarizers: list[str]) -> list:
+    """One request per (window, summarizer), grouped by window."""
+    from longnovel.arbitration.prompts import summary_prompt
+    from longnovel.llm import Request
+
+    requests = []
+    for w in windows:
+        messages = summary_prompt(w["article"], w["reference_summary"], w["language"]).messages()
+        requests += [Request(key=f"summary/{w['window_id']}/{model}", model=model,
+                             messages=messages, group=w["window_id"]) for model in summarizers]
+    return requests
+
+
+def summaries_round(ctx: StageContext, windows: list[dict], runner) -> list[dict]:
+    """Every summarizer's summary of every window, as summary rows (failed ones ``ok=False``)."""
+    summarizers = ctx.config.arbitrate.summarizers
+    requests = summary_requests(windows, summarizers)
+    results = runner.run(requests)
+    jobs = [(w, model) for w in windows for model in summarizers]
+    return [_summary_row(w, model, result) for (w, model), result in zip(jobs, results)]
+
+
+def _summary_row(window: dict, model: str, result) -> dict:
+    from longnovel.arbitration.prompts import clean_summary
+
+    summary = clean_summary(result.text) if result.ok else ""
+    error = result.error or ("" if summary else "empty")
+    ok = not error
+    return {"window_id": window["window_id"], "tier": window["tier"], "model": model,
+            "summary": summary, "usage": json.dumps(result.usage, sort_keys=True), "ok": ok,
+            "error": error, "raw": "" if ok else result.raw,
+            "finish_reason": result.finish_reason or ""}
+
+
+# --- round 2: judgments -------------------------------------------------------------------------
+
+def judgment_jobs(windows: list[dict], summaries: list[dict], judges: list[str]):
+    """(window, summary row, judge) for every usable summary and every judge but its author."""
+    by_window: dict[str, list[dict]] = {}
+    for row in summaries:
+        if row["ok"]:
+            by_window.setdefault(row["window_id"], []).append(row)
+    return [(w, s, judge) for w in windows for judge in judges
+            for s in by_window.get(w["window_id"], []) if s["model"] != judge]
+
+
+def judgment_request(window: dict, summary: str, summary_model: str, judge: str,
+                     use_reference: bool):
+    from longnovel.arbitration.judgment import JudgeReply
+    from longnovel.arbitration.prompts import judge_prompt
+    from longnovel.llm import Request
+
+    reference = window["reference_summary"] if use_reference else None
+    prompt = judge_prompt(window["article"], summary, window["language"], reference)
+    return Request(key=f"judgment/{window['window_id']}/{summary_model}/{judge}", model=judge,
+                   messages=prompt.messages(), schema=JudgeReply, group=window["window_id"])
+
+
+def judgments_round(ctx: StageContext, windows, summaries, runner) -> list[dict]:
+    """Every usable summary judged by every judge except its author."""
+    arbitrate = ctx.config.arbitrate
+    jobs = judgment_jobs(windows, summaries, arbitrate.judges)
+    requests = [judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
+                for w, s, judge in jobs]
+    results = runner.run(requests)
+    return [_judgment_row(w, s, judge, result) for (w, s, judge), result in zip(jobs, results)]
+
+
+def _judgment_row(window: dict, summary: dict, judge: str, result) -> dict:
+    from longnovel.arbitration.judgment import judgment_fields
+
+    row = {"window_id": window["window_id"], "summary_model": summary["model"],
+           "judge_model": judge, "score": None, "hallucination_types": [], "reason": "",
+           "raw": result.raw, "ok": bool(result.ok), "unknown_types": [],
+           "error": result.error or ""}
+    if result.ok:
+        row.update(judgment_fields(result.parsed))
+    return row
+
+
+# --- labels -------------------------------------------------------------------------------------
+
+def label_rows(summaries: list[dict], judgments: list[dict], judges: list[str],
+               rule: str) -> list[dict]:
+    """One aggregated label per usable summary."""
+    from longnovel.arbitration.aggregate import Vote, aggregate
+
+    votes: dict[tuple[str, str], list[Vote]] = {}
+    order = {judge: i for i, judge in enumerate(judges)}
+    for j in sorted(judgments, key=lambda j: order.get(j["judge_model"], len(order))):
+        if j["ok"]:
+            votes.setdefault((j["window_id"], j["summary_model"]), []).append(
+                Vote(j["judge_model"], j["score"], tuple(j["hallucination_types"]), j["reason"]))
+    rows = []
+    for s in (s for s in summaries if s["ok"]):
+        expected = sum(1 for judge in judges if judge != s["model"])
+        verdict = aggregate(votes.get((s["window_id"], s["model"]), []), rule, expected)
+        rows.append({"window_id": s["window_id"], "tier": s["tier"], "summary_model": s["model"],
+                     "summary": s["summary"], "label": verdict.label, "score": verdict.score,
+                     "hallucination_types": verdict.types, "reason": verdict.reason,
+                     "agreement": verdict.agreement, "n_judgments": verdict.n_judgments,
+                     "n_judges": expected})
+    return rows
+
+
+# --- result -------------------------------------------------------------------------------------
+
+def _failures(summaries: list[dict], judgments: list[dict]) -> dict[str, int]:
+    """Failed requests by round and reason (transport errors and unusable replies alike)."""
+    counts = Counter(f"summary_{s['error']}" for s in summaries if not s["ok"])
+    counts.update(f"judgment_{j['error']}" for j in judgments if not j["ok"])
+    return dict(sorted(counts.items()))
+
+
+def _stats(windows, summaries, judgments, labels, rule: str) -> dict:
+    from longnovel.arbitration.aggregate import pairwise_agreement
+
+    by_tier: dict[str, Counter] = {}
+    for row in labels:
+        by_tier.setdefault(row["tier"], Counter())[row["label"]] += 1
+    shares = [row["agreement"] for row in labels if row["agreement"] is not None]
+    return {
+        "rule": rule,
+        "windows": len(windows),
+        "summaries": {"requested": len(summaries), "ok": sum(s["ok"] for s in summaries)},
+        "judgments": {"requested": len(judgments), "ok": sum(j["ok"] for j in judgments)},
+        "labels": dict(sorted(Counter(row["label"] for row in labels).items())),
+        "labels_by_tier": {t: dict(sorted(c.items())) for t, c in by_tier.items()},
+        "agreement": {"mean_label_agreement": round(sum(shares) / len(shares), 4)
+                      if shares else None, "pairs": pairwise_agreement(judgments)},
+    }
+
+
+def _result(windows, not_selected, summaries, judgments, labels, usage, rule) -> StageResult:
+    tables = {"summaries.parquet": pa.Table.from_pylist(summaries, schema=SUMMARIES),
+              "judgments.parquet": pa.Table.from_pylist(judgments, schema=JUDGMENTS),
+              "labels.parquet": pa.Table.from_pylist(labels, schema=LABELS)}
+    return StageResult(tables=tables, rows_in=len(windows) + not_selected, rows_out=len(labels),
+                       dropped={"not_selected": not_selected} if not_selected else {},
+                       failures=_failures(summaries, judgments), usage=usage,
+                       extra=_stats(windows, summaries, judgments, labels, rule))
+
+
+# --- plan ---------------------------------------------------------------------------------------
 
 def plan_requests(ctx: StageContext) -> list:
-    """The requests this stage would send (for ``longnovel plan``); none without summarizers."""
-    return []
+    """The requests this stage would send (for ``longnovel plan``); sends nothing.
+
+    The summaries round is exact. The judgments round does not exist yet, so each summary is
+    stood in for by the window's reference summary, which is the length summaries aim at.
+    """
+    from longnovel.llm import PlannedRequest
+
+    arbitrate = ctx.config.arbitrate
+    if not arbitrate.summarizers:
+        return []
+    windows, _ = select_windows(ctx, ctx.read("expand/windows.parquet"))
+    lengths = ctx.tokenizer.count_batch([w["reference_summary"] for w in windows])
+    planned = [PlannedRequest(NAME, r.model, r.messages, n)
+               for r, n in zip(summary_requests(windows, arbitrate.summarizers),
+                               (n for n in lengths for _ in arbitrate.summarizers))]
+    stand_ins = [{"ok": True, "window_id": w["window_id"], "model": m,
+                  "summary": w["reference_summary"]}
+                 for w in windows for m in arbitrate.summarizers]
+    for w, s, judge in judgment_jobs(windows, stand_ins, arbitrate.judges):
+        request = judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
+        planned.append(PlannedRequest(NAME, judge, request.messages, JUDGMENT_COMPLETION_TOKENS))
+    return planned

@@ -1,0 +1,183 @@
+"""Arbitration wall time: 60 windows, three models at concurrency 16, 200 ms per request.
+
+The ideal is the two rounds back to back, the three models in parallel:
+ceil(60/16) x 0.2 s (summaries) + ceil(120/16) x 0.2 s (judgments) = 0.8 + 1.6 = 2.4 s.
+Two timings, both against that ideal (target <= 2x):
+
+- stage: ``Pipeline.run_stage("arbitrate")`` in this process, start-up included (loading the
+  tokenizer, reading the windows, building the providers, both rounds, writing the three
+  Parquet files and the manifest);
+- command: ``longnovel arbitrate --force`` as a fresh process on a fresh cache (interpreter
+  start and imports included).
+
+Then ``longnovel arbitrate --force`` again must send nothing (all answers from the cache).
+The scripted server (tests/fake_llm.py with replies that look like summaries and judgments)
+runs in its own process, as a real one would. The three models share it, under different model
+names; one of them goes through the zhipuai SDK.
+
+    /work/venv/bin/python bench/arbitrate.py [--windows 60] [--concurrency 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pyarrow as pa
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+LATENCY_S = 0.2
+TARGET_RATIO = 2.0
+MODELS = {"glm": "zhipuai", "qwen": "openai", "gpt": "openai"}
+
+
+# --- the server (child process) ------------------------------------------------------------------
+
+def scripted_reply(counter):
+    """Replies shaped like the stage's: a unique summary, or a judgment of the summary shown."""
+
+    def reply(messages: list[dict]) -> str:
+        user = messages[-1]["content"]
+        if "<summary>\n" not in user:
+            return f"Summary number {next(counter)}: the clock ran forty minutes early."
+        digest = int(hashlib.sha256(user.encode("utf-8")).hexdigest(), 16)
+        score = digest % 6
+        types = ["number"] if score < 3 else []
+        return json.dumps({"score": score, "hallucination_types": types, "reason": "checked"})
+
+    return reply
+
+
+def serve(latency: float) -> None:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fake_llm import FakeLLM
+
+    server = FakeLLM().start()
+    server.latency = latency
+    server.reply = scripted_reply(itertools.count())
+    print(server.base_url, flush=True)
+    threading.Event().wait()
+
+
+class ServerProcess:
+    def __init__(self, latency: float):
+        self.proc = subprocess.Popen([sys.executable, __file__, "--serve", str(latency)],
+                                     stdout=subprocess.PIPE, text=True)
+        self.base_url = self.proc.stdout.readline().strip()
+
+    def sent(self) -> int:
+        root = self.base_url.rsplit("/v1", 1)[0]
+        with urllib.request.urlopen(f"{root}/fake/stats", timeout=10) as response:
+            return json.load(response)["requests"]
+
+    def stop(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+# --- the run directory ---------------------------------------------------------------------------
+
+def sample_windows(n: int) -> list[dict]:
+    """``n`` windows made of the sample corpus's units (one unit each, made distinct)."""
+    units = sorted((ROOT / "data/raw/sample").glob("*/*/[0-9][0-9][0-9].txt"))
+    rows = []
+    for i, path in zip(range(n), itertools.cycle(units)):
+        language, book = path.parts[-3], path.parts[-2]
+        article = f"({i})\n\n" + path.read_text(encoding="utf-8")
+        reference = path.with_name(f"{path.stem}.summary.txt").read_text(encoding="utf-8")
+        rows.append({"window_id": f"B:{book}:{i}", "tier": "B", "target_tokens": 4000,
+                     "language": language, "book_id": book, "title": book,
+                     "unit_start": i, "unit_end": i, "n_units": 1, "n_tokens": 4000,
+                     "article": article, "reference_summary": reference})
+    return rows
+
+
+def write_run(tmp: Path, base_url: str, windows: int, concurrency: int, tag: str) -> Path:
+    from longnovel.pipeline import atomic_write_table
+    from longnovel.stages.expand import SCHEMA
+
+    run_dir = tmp / f"run-{tag}"
+    atomic_write_table(run_dir / "expand/windows.parquet",
+                       pa.Table.from_pylist(sample_windows(windows), schema=SCHEMA))
+    models = {name: {"provider": provider, "model": f"bench-{name}", "base_url": base_url,
+                     "max_concurrency": concurrency, "context_window": 131072}
+              for name, provider in MODELS.items()}
+    config = {"run_dir": str(run_dir), "corpus": [{"path": "unused", "format": "dir",
+                                                   "language": "en"}],
+              "tiers": {"B": 4000}, "models": models, "cache": str(tmp / f"cache-{tag}.sqlite"),
+              "arbitrate": {"summarizers": list(MODELS), "judges": list(MODELS)}}
+    path = tmp / f"config-{tag}.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return path
+
+
+# --- timings -------------------------------------------------------------------------------------
+
+def time_stage(config_path: Path) -> tuple[float, dict]:
+    from longnovel.config import load_config
+    from longnovel.pipeline import Pipeline
+
+    started = time.perf_counter()
+    pipeline = Pipeline(load_config(config_path), progress=False)
+    manifest = pipeline.run_stage("arbitrate", log=lambda _: None)
+    return time.perf_counter() - started, manifest
+
+
+def time_command(config_path: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "longnovel.cli", "arbitrate", "-c", str(config_path),
+                    "--force", "--no-progress"], check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--windows", type=int, default=60)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--serve", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve is not None:
+        serve(args.serve)
+        return 0
+    n, c = args.windows, args.concurrency
+    ideal = (math.ceil(n / c) + math.ceil(2 * n / c)) * LATENCY_S
+    server = ServerProcess(LATENCY_S)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-arbitrate-"))
+    try:
+        import openai  # noqa: F401  (SDK imports are one-off, as in bench/llm.py)
+        import zhipuai  # noqa: F401
+
+        wall, manifest = time_stage(write_run(tmp, server.base_url, n, c, "stage"))
+        expected = 3 * n + 3 * 2 * n
+        sent = sum(u["requests"] for u in manifest["usage"].values())
+        assert sent == expected and not manifest["failures"], (sent, manifest["failures"])
+        command_config = write_run(tmp, server.base_url, n, c, "command")
+        command = time_command(command_config)
+        before = server.sent()
+        warm = time_command(command_config)
+        resent = server.sent() - before
+    finally:
+        server.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{n} windows, 3 models x concurrency {c}, {LATENCY_S * 1000:.0f} ms per request: "
+          f"{expected} requests; ideal {ideal:.2f} s")
+    print(f"stage:   wall {wall:.2f} s, ratio {wall / ideal:.2f} (target <= {TARGET_RATIO})")
+    print(f"command: wall {command:.2f} s, ratio {command / ideal:.2f} (process start included)")
+    print(f"re-run:  wall {warm:.2f} s, sent {resent}")
+    return 0 if wall / ideal <= TARGET_RATIO and resent == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

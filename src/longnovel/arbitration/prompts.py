@@ -1,0 +1,106 @@
+"""Prompts of the arbitrate stage, laid out for prefix caching.
+
+Every request about one window starts with the same two things: the constant system message of
+the article's language, then the user message's first block, the article. The task (write a
+summary, or judge one) comes after it. So a model's summary request and its judgments of the
+other models' summaries of that window share the whole article as a token prefix, which vLLM
+and SGLang prefix caching (and hosted prompt caching) compute once. In a judgment the reference
+summary and the rubric come before the summary under check, so a judge's requests about one
+window share those too.
+
+Templates are ``longnovel/prompts/<lang>/arbitrate_*.txt``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+BLOCK_JOIN = "\n\n"
+ARTICLE_FIRST = "article_first"
+TASK_FIRST = "task_first"  # the naive layout, kept only to measure the difference (bench/prefix.py)
+_PLACEHOLDER = re.compile(r"\{(article|reference|summary|target)\}")
+_WRAPPER = re.compile(r"^\s*<summary>\s*(.*?)\s*</summary>\s*$", re.DOTALL)
+_LABEL = re.compile(r"^\s*(?:\*\*)?(?:summary|摘要)(?:\*\*)?\s*[:：]\s*", re.IGNORECASE)
+
+
+def lang_of(language: str) -> str:
+    """The template folder of a language: zh, or en for everything else."""
+    return "zh" if language == "zh" else "en"
+
+
+@cache
+def template(name: str, language: str) -> str:
+    """The text of ``prompts/<lang>/arbitrate_<name>.txt``, without its trailing newline."""
+    path = resources.files("longnovel") / "prompts" / lang_of(language) / f"arbitrate_{name}.txt"
+    return path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def fill(text: str, **values: str) -> str:
+    """Replace ``{article}``-style placeholders; other braces (the JSON examples) stay."""
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A request's parts: the system message, the shared context and the task blocks."""
+
+    system: str
+    context: tuple[str, ...]
+    task: tuple[str, ...]
+
+    def messages(self, layout: str = ARTICLE_FIRST) -> list[dict]:
+        """Chat messages; ``task_first`` puts the task before the article (the naive layout)."""
+        blocks = self.context + self.task if layout == ARTICLE_FIRST else self.task + self.context
+        return [{"role": "system", "content": self.system},
+                {"role": "user", "content": BLOCK_JOIN.join(blocks)}]
+
+
+def _article_block(article: str, language: str) -> str:
+    return fill(template("article", language), article=article.strip())
+
+
+def shared_prefix(article: str, language: str) -> tuple[str, str]:
+    """(system message, start of the user message) common to every request about a window."""
+    return template("system", language), _article_block(article, language) + BLOCK_JOIN
+
+
+def target_length(reference: str, language: str) -> int:
+    """The summary length to ask for: the reference's words (en) or characters (zh), in tens."""
+    if lang_of(language) == "zh":
+        size = len(re.sub(r"\s+", "", reference))
+    else:
+        size = len(reference.split())
+    return max(10, round(size / 10) * 10)
+
+
+def summary_prompt(article: str, reference: str, language: str) -> Prompt:
+    """Ask for a summary of the article about as long as the reference summary."""
+    task = fill(template("summarize", language), target=str(target_length(reference, language)))
+    return Prompt(template("system", language), (_article_block(article, language),), (task,))
+
+
+def judge_prompt(article: str, summary: str, language: str, reference: str | None) -> Prompt:
+    """Ask for a rubric judgment of ``summary``; ``reference`` (when given) is a trusted account."""
+    task: tuple[str, ...] = ()
+    if reference is not None:
+        task += (fill(template("reference", language), reference=reference.strip()),)
+    task += (fill(template("judge", language), summary=summary.strip()),)
+    return Prompt(template("system", language), (_article_block(article, language),), task)
+
+
+def clean_summary(text: str) -> str:
+    """A summary reply without a ``<summary>`` wrapper or a leading "Summary:" label."""
+    text = text.strip()
+    wrapped = _WRAPPER.match(text)
+    if wrapped:
+        text = wrapped.group(1)
+    return _LABEL.sub("", text, count=1).strip()
+
+
+def template_texts() -> dict[str, str]:
+    """Every arbitrate template, for the stage fingerprint (editing a prompt re-runs it)."""
+    return {f"{lang}/{name}": template(name, lang) for lang in ("en", "zh")
+            for name in ("system", "article", "summarize", "reference", "judge")}
