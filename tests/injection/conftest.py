@@ -12,11 +12,11 @@ def _entities(pairs):
 
 @pytest.fixture
 def en_entities():
-    return _entities([("Elizabeth", "person"), ("Darcy", "person"), ("Jane", "person"),
-                      ("Wickham", "person"), ("Pemberley", "place"), ("London", "place")])
+    return _entities([("Wren", "person"), ("Orrin", "person"), ("Mabry", "person"),
+                      ("Jory", "person"), ("Port Callow", "place"), ("Harrowmere", "place")])
 
 
 @pytest.fixture
 def zh_entities():
-    return _entities([("宝玉", "person"), ("黛玉", "person"), ("袭人", "person"),
-                      ("贾政", "person"), ("扬州", "place"), ("苏州", "place")])
+    return _entities([("小满", "person"), ("青禾", "person"), ("韩石", "person"),
+                      ("顾衡山", "person"), ("临川府", "place"), ("青砚镇", "place")])

@@ -27,11 +27,12 @@ def _summary_of(messages) -> str:
 
 
 def good_reply(messages) -> str:
-    """A model that swaps the first 'her' for 'his' -- or, in zh, 宝玉 for 袭人 once."""
+    """A model that puts Pell in place of Wren in the first sentence -- or, in zh, 韩石 in
+    place of 小满."""
     summary = _summary_of(messages)
     first = re.split(r"(?<=[.。])\s*", summary)[0]
-    new_first = first.replace("Elizabeth", "Lydia", 1) if "Elizabeth" in first else \
-        first.replace("宝玉", "袭人", 1)
+    new_first = first.replace("Wren", "Pell", 1) if "Wren" in first else \
+        first.replace("小满", "韩石", 1)
     return json.dumps({"subtype": "mismatch", "original_sentence": first,
                        "hallucinated_sentence": new_first,
                        "summary": summary.replace(first, new_first, 1)}, ensure_ascii=False)
@@ -45,20 +46,20 @@ def runner_for(server, tmp_path):
 
 
 def test_messages_share_the_summary_prefix():
-    ents = [{"name": "Jane", "type": "person", "count": 3}]
+    ents = [{"name": "Mabry", "type": "person", "count": 3}]
     a = build_messages(EN_SUMMARY, "en", ents, "entity")[1]["content"]
     b = build_messages(EN_SUMMARY, "en", ents, "number")[1]["content"]
     prefix = a[: a.index("Task:")]
-    assert b.startswith(prefix) and EN_SUMMARY in prefix and "- Jane (person, 3)" in prefix
+    assert b.startswith(prefix) and EN_SUMMARY in prefix and "- Mabry (person, 3)" in prefix
     assert "not_applicable" in a and '"hallucinated_sentence"' in a
-    zh = build_messages("宝玉来了。", "zh", ents, "temporal")[1]["content"]
-    assert "宝玉来了。" in zh and "时序错乱" in zh
+    zh = build_messages("小满来了。", "zh", ents, "temporal")[1]["content"]
+    assert "小满来了。" in zh and "时序错乱" in zh
 
 
 def test_candidate_from_reply():
-    summary = "Jane walks home. Elizabeth reads."
-    reply = {"subtype": "Role Swap", "original_sentence": "Jane walks home.",
-             "hallucinated_sentence": "Lydia walks home.", "summary": "Lydia walks home. Elizabeth reads."}
+    summary = "Mabry walks home. Wren reads."
+    reply = {"subtype": "Role Swap", "original_sentence": "Mabry walks home.",
+             "hallucinated_sentence": "Pell walks home.", "summary": "Pell walks home. Wren reads."}
     cand = candidate_from_reply(reply, summary, "entity", "m")
     assert cand.subtype == "role_swap" and cand.generator == "m"
     assert validate(cand, "en") is None

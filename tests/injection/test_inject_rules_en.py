@@ -6,35 +6,38 @@ import pytest
 from helpers_injection import candidate_of
 
 from longnovel.injection import NotApplicable, RulesGenerator
+from longnovel.injection.lexicon import EN_CAUSAL_OPENERS, EN_REACTIONS
 
-PRONOUN = "Elizabeth walks to the house. She refuses the offer."
+PRONOUN = "Wren walks to the shop. She refuses the offer."
 CASES = [
     # (type, subtype, summary, original sentence, hallucinated sentence)
-    ("entity", "pronoun", PRONOUN, "She refuses the offer.", "Darcy refuses the offer."),
-    ("entity", "role_swap", "Darcy insults Elizabeth at the ball.",
-     "Darcy insults Elizabeth at the ball.", "Elizabeth insults Darcy at the ball."),
-    ("entity", "mismatch", "Jane stays in London for the winter.",
-     "Jane stays in London for the winter.", "Jane stays in Pemberley for the winter."),
-    ("number", "quantity", "Jane stays with her sister for 20 nights.",
-     "Jane stays with her sister for 20 nights.", "Jane stays with her sister for 26 nights."),
-    ("number", "time", "The ball is held on Tuesday at the house.",
-     "The ball is held on Tuesday at the house.", "The ball is held on Friday at the house."),
-    ("relation", "replace", "Elizabeth travels north with her aunt.",
-     "Elizabeth travels north with her aunt.", "Elizabeth travels north with her mother."),
-    ("relation", "invent", "Elizabeth writes to her neighbour.",
-     "Elizabeth writes to her neighbour.", "Elizabeth writes to her cousin."),
-    ("polarity", "negate", "Jane could see the garden.",
-     "Jane could see the garden.", "Jane could not see the garden."),
-    ("polarity", "affirm", "Jane did not go to the ball.",
-     "Jane did not go to the ball.", "Jane went to the ball."),
-    ("event", "verb", "Elizabeth kisses the child.",
-     "Elizabeth kisses the child.", "Elizabeth slaps the child."),
-    ("event", "outcome", "In the end, the prisoner is released.",
-     "In the end, the prisoner is released.", "In the end, the prisoner is detained."),
-    ("causal", "invent", "Jane falls ill at the house. Then the family arrives.",
+    ("entity", "pronoun", PRONOUN, "She refuses the offer.", "Jory refuses the offer."),
+    ("entity", "role_swap", "Orrin scolds Wren at the tower.",
+     "Orrin scolds Wren at the tower.", "Wren scolds Orrin at the tower."),
+    ("entity", "mismatch", "Mabry stays in Harrowmere for the winter.",
+     "Mabry stays in Harrowmere for the winter.", "Mabry stays in Port Callow for the winter."),
+    ("number", "quantity", "Mabry stays with her brother for 20 nights.",
+     "Mabry stays with her brother for 20 nights.",
+     "Mabry stays with her brother for 14 nights."),
+    ("number", "time", "The hearing is held on Tuesday at the Guildhall.",
+     "The hearing is held on Tuesday at the Guildhall.",
+     "The hearing is held on Friday at the Guildhall."),
+    ("relation", "replace", "Wren travels north with her aunt.",
+     "Wren travels north with her aunt.", "Wren travels north with her mother."),
+    ("relation", "invent", "Wren writes to her neighbour.",
+     "Wren writes to her neighbour.", "Wren writes to her cousin."),
+    ("polarity", "negate", "Mabry could see the harbour.",
+     "Mabry could see the harbour.", "Mabry could not see the harbour."),
+    ("polarity", "affirm", "Mabry did not go to the feast.",
+     "Mabry did not go to the feast.", "Mabry went to the feast."),
+    ("event", "verb", "Wren thanks the captain.",
+     "Wren thanks the captain.", "Wren scolds the captain."),
+    ("event", "outcome", "In the end, the clockmaker is released.",
+     "In the end, the clockmaker is released.", "In the end, the clockmaker is detained."),
+    ("causal", "invent", "Mabry falls ill at the shop. Then the family arrives.",
      "Then the family arrives.", "Because of this, the family arrives."),
-    ("causal", "invert", "Jane cries because the letter is cruel.",
-     "Jane cries because the letter is cruel.", "The letter is cruel because Jane cries."),
+    ("causal", "invert", "Mabry cries because the letter is cruel.",
+     "Mabry cries because the letter is cruel.", "The letter is cruel because Mabry cries."),
 ]
 
 
@@ -48,41 +51,50 @@ def test_exact_change(en_entities, type_id, subtype, summary, original, hallucin
 
 
 def test_pronoun_never_becomes_an_earlier_character(en_entities):
-    summary = "Darcy meets Elizabeth. She laughs at him. He leaves."
+    summary = "Orrin meets Wren. She laughs at him. He leaves."
     for attempt in range(6):
         cand = RulesGenerator(1).generate(summary, "en", en_entities, "entity", attempt)
         if cand.subtype == "pronoun":
-            assert "Darcy" not in cand.hallucinated_span.replace("Darcy meets", "")
-            assert "Elizabeth" not in cand.hallucinated_span
+            assert "Orrin" not in cand.hallucinated_span.replace("Orrin meets", "")
+            assert "Wren" not in cand.hallucinated_span
 
 
 def test_symmetric_sentence_is_not_role_swapped(en_entities):
-    out = RulesGenerator(1).generate("Darcy and Elizabeth dine together.", "en", en_entities,
+    out = RulesGenerator(1).generate("Orrin and Wren dine together.", "en", en_entities,
                                      "entity", 0)
     assert getattr(out, "subtype", None) != "role_swap"
 
 
 def test_temporal_swap_keeps_the_connective(en_entities):
-    summary = "Jane falls ill at the house. Then Elizabeth walks over the muddy fields."
+    summary = "Mabry falls ill at the shop. Then Wren walks over the wet sand."
     cand = candidate_of(summary, "en", en_entities, "temporal", "swap")
-    assert cand.summary == "Elizabeth walks over the muddy fields. Then Jane falls ill at the house."
+    assert cand.summary == "Wren walks over the wet sand. Then Mabry falls ill at the shop."
     assert cand.original_span == summary
     assert cand.hallucinated_span == cand.summary
 
 
+def test_moved_sentence_start_is_lower_cased_unless_a_name(en_entities):
+    summary = "Using the old map, Wren finds the cave. Then the tide comes in over the rocks."
+    cand = candidate_of(summary, "en", en_entities, "temporal", "swap")
+    assert cand.summary == ("The tide comes in over the rocks. "
+                            "Then using the old map, Wren finds the cave.")
+    invented = candidate_of(summary, "en", en_entities, "causal", "invent")
+    assert invented.hallucinated_span in {
+        opener + "the tide comes in over the rocks." for opener in EN_CAUSAL_OPENERS}
+
+
 def test_causal_replace_uses_another_event(en_entities):
-    summary = ("Wickham tells a long story about his past. Jane visits London. "
-               "Elizabeth cries because the letter is cruel.")
+    summary = ("Jory tells a long story about his debts. Mabry visits Harrowmere. "
+               "Wren cries because the letter is cruel.")
     cand = candidate_of(summary, "en", en_entities, "causal", "replace")
-    assert cand.hallucinated_span == ("Elizabeth cries because wickham tells a long story about "
-                                      "his past.") or "because Wickham tells" in cand.summary
+    assert cand.hallucinated_span == "Wren cries because Jory tells a long story about his debts."
 
 
 def test_fabrication_subtypes_add_one_sentence(en_entities):
-    summary = ("Jane arrives at the house in the rain after a long ride. The weather stays cold "
-               "and wet all week. Elizabeth reads by the fire and waits for news of her sister.")
+    summary = ("Mabry arrives at the shop in the rain after a long ride. The weather stays cold "
+               "and wet all week. Wren reads by the fire and waits for news of her brother.")
     repeat = candidate_of(summary, "en", en_entities, "fabrication", "repeat")
-    retold = "Later, Jane arrives at the house in the rain after a long ride."
+    retold = "Later, Mabry arrives at the shop in the rain after a long ride."
     assert repeat.hallucinated_span == retold
     assert repeat.summary == summary + " " + retold
     assert repeat.original_span == ""
@@ -90,18 +102,24 @@ def test_fabrication_subtypes_add_one_sentence(en_entities):
         cand = candidate_of(summary, "en", en_entities, "fabrication", subtype)
         assert cand.summary.startswith(summary.split(". ")[0])
         assert len(cand.summary) > len(summary)
-        assert any(n in cand.hallucinated_span for n in ("Jane", "Elizabeth"))
+        assert any(n in cand.hallucinated_span for n in ("Mabry", "Wren"))
     psychology = candidate_of(summary, "en", en_entities, "fabrication", "psychology")
     assert psychology.hallucinated_span in {
-        t.format(name=n) for n in ("Jane", "Elizabeth")
-        for t in __import__("longnovel.injection.lexicon", fromlist=["x"]).EN_REACTIONS}
+        t.format(name=n) for n in ("Mabry", "Wren") for t in EN_REACTIONS}
+
+
+def test_repeat_drops_the_date_of_the_retold_event(en_entities):
+    summary = ("On the fifth of Ashmonth, Wren sells eleven clocks. The weather stays cold "
+               "all week. Mabry waits for news of her brother.")
+    repeat = candidate_of(summary, "en", en_entities, "fabrication", "repeat")
+    assert repeat.hallucinated_span == "Later, Wren sells eleven clocks."
 
 
 @pytest.mark.parametrize("type_id,summary", [
-    ("number", "Jane walks to the house."),
-    ("temporal", "Jane walks to the house."),
-    ("causal", "Jane walks to the house."),
-    ("relation", "Jane walks to the house."),
+    ("number", "Mabry walks to the shop."),
+    ("temporal", "Mabry walks to the shop."),
+    ("causal", "Mabry walks to the shop."),
+    ("relation", "Mabry walks to the shop."),
 ])
 def test_not_applicable(en_entities, type_id, summary):
     out = RulesGenerator(1).generate(summary, "en", en_entities, type_id)
@@ -109,8 +127,8 @@ def test_not_applicable(en_entities, type_id, summary):
 
 
 def test_deterministic_and_attempts_differ(en_entities):
-    summary = ("Elizabeth visits Jane in London. She did not expect to see Darcy. "
-               "Two days later her aunt takes her to Pemberley.")
+    summary = ("Wren visits Mabry in Harrowmere. She did not expect to see Orrin. "
+               "Two days later her aunt takes her to Port Callow.")
     a = [RulesGenerator(5).generate(summary, "en", en_entities, "entity", k) for k in range(3)]
     b = [RulesGenerator(5).generate(summary, "en", en_entities, "entity", k) for k in range(3)]
     assert a == b

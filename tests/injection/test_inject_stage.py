@@ -12,24 +12,25 @@ from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS
 
 EN_SUMMARY = (
-    "Elizabeth walks three miles to Netherfield Park because Jane has fallen ill. "
-    "Mr. Darcy admires her fine eyes, but Miss Bingley mocks her muddy petticoat. "
-    "Then Elizabeth nurses her sister for five days. She did not expect to stay so long. "
-    "Mr. Darcy talks with Elizabeth in the library. Later her mother visits Netherfield Park "
-    "with Lydia and Kitty.")
+    "Wren walks three miles to the Harbour Tower because Orrin has fallen ill. "
+    "Captain Ferrant admires her courage, but Mrs. Crale mocks her muddy boots. "
+    "Then Wren nurses her master for five days. She did not expect to stay so long. "
+    "Captain Ferrant talks with Wren in the lamp room. Later her mother visits the Harbour "
+    "Tower with Pell and Mabry.")
 EN_ARTICLE = (
-    "Elizabeth Bennet walked to Netherfield Park. Jane lay ill there. Mr. Darcy and "
-    "Miss Bingley were in the drawing room. Mr. Darcy watched Elizabeth. "
-    "Miss Bingley laughed at her petticoat. Lydia and Kitty stayed at Longbourn with Mrs. Bennet. "
-    "Later Mrs. Bennet came to Netherfield Park with Lydia and Kitty. Jane recovered. "
-    "Elizabeth read in the library while Mr. Darcy wrote a letter. Elizabeth and Jane went home.")
+    "Wren Halloway walked to the Harbour Tower. Orrin lay ill there. Captain Ferrant and "
+    "Mrs. Crale were in the lamp room. Captain Ferrant watched Wren. "
+    "Mrs. Crale laughed at her boots. Pell and Mabry stayed at Netters' Row with Edda Halloway. "
+    "Later Edda Halloway came to the Harbour Tower with Pell and Mabry. Orrin recovered. "
+    "Wren read in the lamp room while Captain Ferrant wrote a letter. Wren and Orrin went home.")
 ZH_SUMMARY = (
-    "宝玉在大观园里遇见了黛玉，两人聊了很久。黛玉因为思念家乡，所以整日哭泣。"
-    "第二天，宝玉送给她三本书。王熙凤没有答应贾母的请求。随后，贾政和朋友去了扬州。"
-    "袭人在府中住了三年，她称赞了宝玉的诗。")
+    "小满在松岭上遇见了青禾，两人聊了很久。青禾因为思念母亲，所以整日哭泣。"
+    "第二天，小满送给她三锭墨。钱世昌没有答应顾衡山的请求。随后，韩石和朋友去了临川府。"
+    "蔡三在烟房里住了三年，他称赞了小满的墨。")
 ZH_ARTICLE = (
-    "贾宝玉在大观园里遇见了林黛玉。林黛玉哭了。宝玉的父亲贾政很生气。王熙凤在荣国府管家。"
-    "王熙凤笑了。贾政去了扬州。袭人服侍宝玉。黛玉读书。袭人叹气。贾母在扬州有亲戚。")
+    "沈小满在松岭上遇见了顾青禾。顾青禾哭了。小满的师父顾衡山很生气。钱世昌在万宝斋管账。"
+    "钱世昌笑了。顾衡山去了临川府。韩石照顾小满。青禾读书。韩石叹气。顾衡山在临川府有亲戚。"
+    "蔡三说小满烧的烟还行。青禾问蔡三要不要喝茶。")
 
 
 def windows_table() -> pa.Table:
@@ -78,7 +79,7 @@ def test_stage_entities_table_and_new_names_from_article():
     entities = result.tables["entities.parquet"]
     assert entities.column_names == ["window_id", "name", "type", "count"]
     names = {r["name"] for r in entities.to_pylist() if r["window_id"] == "S-en-0"}
-    assert "Mr. Darcy" in names
+    assert "Captain Ferrant" in names
     for row in result.tables["injections.parquet"].to_pylist():
         if row["valid"] and row["type"] == "entity" and row["language"] == "en":
             for name in names:

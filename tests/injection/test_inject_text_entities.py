@@ -9,34 +9,75 @@ from longnovel.taxonomy import TYPE_IDS
 
 
 def test_split_en_handles_abbreviations_and_quotes():
-    text = 'Mr. Darcy met Dr. J. Smith at St. Paul\'s. "Go!" she cried. Then he left...\n\nNext'
+    text = 'Mr. Vale met Dr. J. Tolley at St. Brennan\'s. "Go!" she cried. Then he left...\n\nNext'
     assert split_sentences(text, "en") == [
-        "Mr. Darcy met Dr. J. Smith at St. Paul's.", '"Go!" she cried.', "Then he left...",
+        "Mr. Vale met Dr. J. Tolley at St. Brennan's.", '"Go!" she cried.', "Then he left...",
         "Next"]
 
 
+def test_split_en_after_closing_emphasis():
+    assert split_sentences("She read *He says leave it.* Somebody knew.", "en") == [
+        "She read *He says leave it.*", "Somebody knew."]
+
+
 def test_split_zh_with_closing_quotes():
-    text = "宝玉说：“你来了。”黛玉笑了。她走了……然后呢？好！"
-    assert split_sentences(text, "zh") == ["宝玉说：“你来了。”", "黛玉笑了。", "她走了……", "然后呢？",
+    text = "小满说：“你来了。”青禾笑了。她走了……然后呢？好！"
+    assert split_sentences(text, "zh") == ["小满说：“你来了。”", "青禾笑了。", "她走了……", "然后呢？",
                                            "好！"]
 
 
 def test_en_entities_filter_sentence_starts_and_type_places():
-    text = ("Elizabeth Bennet walked to Netherfield Park. Mr. Darcy was there with Jane. "
-            "Later she went to London with her aunt. In London, she met Mr. Darcy again. "
-            "However, Jane wrote to Elizabeth from London. Netherfield Park was grand.")
+    text = ("Wren Halloway walked to Lantern Street. Mr. Vale was there with Mabry. "
+            "Later she went to Harrowmere with her aunt. In Harrowmere, she met Mr. Vale again. "
+            "However, Mabry wrote to Wren from Harrowmere. Lantern Street was busy.")
     got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "en")}
-    assert got[("Mr. Darcy", "person")] == 2
-    assert got[("London", "place")] == 3
-    assert got[("Netherfield Park", "place")] == 2
+    assert got[("Mr. Vale", "person")] == 2
+    assert got[("Harrowmere", "place")] == 3
+    assert got[("Lantern Street", "place")] == 2
     assert not any(name in {"Later", "However", "In"} for name, _ in got)
 
 
-def test_zh_entities_use_pos_tags_and_lexicon():
-    text = "贾宝玉在大观园里遇见了林黛玉。林黛玉哭了。贾宝玉的父亲贾政很生气。贾政的父亲早已去世。"
+def test_en_entities_possessives_dates_and_things():
+    text = ("On the fifth of Ashmonth, Orrin's shop opened late. Wren saw Orrin's hands shake. "
+            "By the twelfth of Ashmonth the Long Tide was near. Pell said the Long Tide frightened "
+            "him. Wren walked along the North Mole to Netters' Row. She waited on the North Mole "
+            "and then went home to Netters' Row. Pell's mother said, \"Keep away from it.\" "
+            "Wren said, \"Keep the key.\" Wren's Aunt Mabry laughed; Aunt Mabry knew.")
+    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "en")}
+    assert got[("Orrin", "person")] == 2
+    assert got[("North Mole", "place")] == 2 and got[("Netters' Row", "place")] == 2
+    assert got[("Aunt Mabry", "person")] == 2
+    names = {name for name, _ in got}
+    assert not names & {"Orrin's", "Ashmonth", "Long Tide", "Keep", "Wren's Aunt Mabry"}
+
+
+def test_zh_entities_find_invented_names():
+    """None of these names is in jieba's dictionary: they are found as a common surname with a
+    given name, given names used alone, and a surname with a title."""
+    text = ("船夫周大有把外甥沈小满送到青砚镇。沈小满给师父顾衡山磕了头。顾衡山的女儿顾青禾管账。"
+            "青禾说：“你来了。”小满笑了。青禾问小满饿不饿。周大有说要回白鹭河。小满明白舅舅的意思。"
+            "第二天，小满和青禾去了青砚镇的西街。陆先生在西街等着小满。陆先生说墨不够用。顾衡山明白了。")
+    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "zh")}
+    people = {name for name, kind in got if kind == "person"}
+    assert people == {"周大有", "沈小满", "顾衡山", "小满", "青禾", "陆先生"}
+    assert got[("小满", "person")] == 5 and got[("顾衡山", "person")] == 3
+    assert {("青砚镇", "place"), ("西街", "place"), ("先生", "title")} <= set(got)
+    assert not {name for name, _ in got} & {"明白", "衡山", "白鹭"}
+
+
+def test_zh_entities_full_names_with_kinship():
+    text = "沈小满在松岭遇见了顾青禾。顾青禾哭了。沈小满的父亲早已去世。顾衡山很生气，顾衡山的父亲也早已去世。"
     got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}
-    assert {("贾宝玉", "person"), ("林黛玉", "person"), ("贾政", "person"),
+    assert {("沈小满", "person"), ("顾青禾", "person"), ("顾衡山", "person"),
             ("父亲", "kinship")} <= got
+    assert not any(kind == "place" for _, kind in got)  # 衡山 inside 顾衡山 is no mountain
+
+
+def test_zh_common_words_are_not_names():
+    """Common words that start with a surname character or that jieba tags as names."""
+    text = ("他明白了。她也明白了。大家都很高兴。孩子们很高兴。谢谢你。谢谢大家。"
+            "他把纸条塞进了口袋。她把钱塞进了箱子。每三天上山一次。他们上山砍柴。")
+    assert [e for e in extract_entities(text, "zh") if e["type"] in ("person", "place")] == []
 
 
 def test_merge_sums_and_sorts():

@@ -1,8 +1,11 @@
 """Lexical entity extraction: people, places, organizations, titles and kinship terms.
 
-zh uses jieba part-of-speech tags (nr person, ns place, nt organization) plus a lexicon of
-titles and kinship terms; en uses capitalized spans, filtered for sentence starts and stop
-words, with honorifics kept as part of the name. A frequency threshold keeps noise out.
+zh finds person names from the text's own statistics (surname + given name, see
+``zh_names``: invented names are not in jieba's dictionary), places and organizations from
+jieba part-of-speech tags, and titles and kinship terms from a lexicon; en uses capitalized
+spans, filtered for sentence starts and stop words, with honorifics kept as part of the name,
+possessives removed, and typed by the words before them ("in the Harbour Tower" is a place,
+"the fifth of Ashmonth" a date). A frequency threshold keeps noise out.
 """
 
 from __future__ import annotations
@@ -10,23 +13,28 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from longnovel.injection import lexicon
+from longnovel.injection import lexicon, zh_names
 from longnovel.injection.text import sentence_spans
 
 ENTITY_TYPES = ("person", "place", "org", "title", "kinship")
-_ZH_FLAGS = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "org"}
 _HONORIFIC = "|".join(re.escape(h) for h in sorted(set(lexicon.EN_HONORIFICS), key=len,
                                                        reverse=True))
-_CAP_WORD = r"[A-Z][a-z]+(?:['’][a-z]+)?"
+_CAP_WORD = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*"
+_POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
 _EN_SPAN = re.compile(
-    rf"(?:(?:{_HONORIFIC})\s+)?{_CAP_WORD}(?:\s+(?:of\s+|de\s+|van\s+)?{_CAP_WORD})*"
+    rf"(?:(?:{_HONORIFIC})\s+)?{_CAP_WORD}{_POSSESSIVE}?"
+    rf"(?:\s+(?:of\s+|de\s+|van\s+)?{_CAP_WORD}{_POSSESSIVE}?)*"
 )
+_ORDINAL = re.compile(
+    r"^(?:\d+(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|"
+    r"seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|"
+    r"seventeenth|eighteenth|nineteenth|twentieth|thirtieth))$")
 
 
 def extract_entities(text: str, language: str, min_count: int = 2) -> list[dict]:
     """Entities of ``text`` as ``{name, type, count}``, most frequent first."""
     if language == "zh":
-        counts = _zh_counts(text)
+        counts = _zh_counts(text, min_count)
     else:
         counts = _en_counts(text)
     return _as_rows({k: v for k, v in counts.items() if v >= min_count})
@@ -46,17 +54,21 @@ def _as_rows(counts) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["count"], r["name"], r["type"]))
 
 
-def _zh_counts(text: str) -> Counter:
+def _zh_counts(text: str, min_count: int) -> Counter:
+    """Person names from the text's own statistics (invented names are not in jieba's
+    dictionary), then places and organizations from jieba tags with the names masked out,
+    then titles and kinship terms from the lexicon."""
     import jieba
     import jieba.posseg as pseg
 
     jieba.setLogLevel(60)
-    counts: Counter = Counter()
-    for token in pseg.cut(text):
-        kind = _ZH_FLAGS.get(token.flag)
-        word = token.word.strip()
-        if kind and len(word) >= 2 and word not in lexicon.ZH_STOP_NAMES:
-            counts[(word, _zh_kind(word, kind))] += 1
+    people = zh_names.person_counts(text, min_count)
+    counts: Counter = Counter({(name, "person"): n for name, n in people.items()})
+    masked = _mask(text, people)
+    tagged = [(t.word, t.flag) for t in pseg.cut(masked)]
+    tagged_people = zh_names.tagged_person_counts(tagged, text, set(people), min_count)
+    counts.update({(name, "person"): n for name, n in tagged_people.items()})
+    counts.update(zh_names.place_counts(tagged, masked, min_count))
     for kind, words in (("title", lexicon.ZH_TITLES), ("kinship", lexicon.ZH_KINSHIP)):
         for word in words:
             n = text.count(word)
@@ -65,35 +77,64 @@ def _zh_counts(text: str) -> Counter:
     return counts
 
 
-def _zh_kind(word: str, kind: str) -> str:
-    """jieba often tags place names ending in 府, 州, 山 ... as person names; trust the suffix."""
-    if word[-1] in lexicon.ZH_PLACE_SUFFIXES:
-        return "place"
-    if word[-1] in lexicon.ZH_ORG_SUFFIXES:
-        return "org"
-    return kind
+def _mask(text: str, names) -> str:
+    """``text`` with every occurrence of ``names`` (longest first) replaced by spaces."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "\u3000" * len(name))
+    return text
 
 
 def _en_counts(text: str) -> Counter:
     spans = Counter()
     mid_sentence = set()
-    context: dict[str, Counter] = {}
+    context: dict[str, list[tuple[str, str]]] = {}
     for start, end in sentence_spans(text, "en"):
         for match in _EN_SPAN.finditer(text, start, end):
-            name = _trim_stopwords(match.group())
-            if not name:
-                continue
-            spans[name] += 1
-            offset = match.start() + match.group().index(name)
-            if _starts_sentence(text, start, offset) is False:
-                mid_sentence.add(name)
-            context.setdefault(name, Counter())[_previous_word(text, offset)] += 1
+            for piece, offset in _name_pieces(match):
+                name = _trim_stopwords(piece)
+                if not name:
+                    continue
+                offset += piece.index(name)
+                spans[name] += 1
+                if _starts_sentence(text, start, offset) is False:
+                    mid_sentence.add(name)
+                context.setdefault(name, []).append(_previous_words(text, offset))
+    kinds = {name: _en_kind(name, context[name]) for name in spans
+             if name in mid_sentence or " " in name}
+    people = {name for name, kind in kinds.items() if kind == "person" and " " not in name}
     counts: Counter = Counter()
-    for name, n in spans.items():
-        if name in mid_sentence or " " in name:
-            counts[(name, _en_kind(name, context[name], n))] += n
+    for name, kind in kinds.items():
+        if kind == "place" and _ends_with_person(name, people):
+            kind = "person"  # "to Desmond Crale" when Crale is a person
+        if kind:
+            counts[(name, kind)] += spans[name]
     counts.update(_en_lexicon_counts(text))
     return counts
+
+
+def _ends_with_person(name: str, people: set[str]) -> bool:
+    words = name.split()
+    return len(words) > 1 and words[-1] in people and words[-1] not in lexicon.EN_PLACE_SUFFIXES
+
+
+def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
+    """Split a capitalized span at possessives: "Wren's Aunt Mabry" is two names, "Orrin's" is
+    Orrin; a possessive before a place or organization word stays ("Quill's Foundry")."""
+    span, base = match.group(), match.start()
+    pieces, cursor = [], 0
+    for m in re.finditer(_POSSESSIVE, span):
+        rest = span[m.end() :].split()
+        plural = not m.group().endswith("s")
+        if len(rest) == 1 and (plural or rest[0] in lexicon.EN_PLACE_SUFFIXES
+                               | lexicon.EN_ORG_SUFFIXES):
+            continue
+        pieces.append((span[cursor : m.start()], base + cursor))
+        cursor = m.end()
+        while cursor < len(span) and span[cursor].isspace():
+            cursor += 1
+    if cursor < len(span):
+        pieces.append((span[cursor:], base + cursor))
+    return [(p, o) for p, o in pieces if p.strip()]
 
 
 def _trim_stopwords(span: str) -> str:
@@ -102,29 +143,52 @@ def _trim_stopwords(span: str) -> str:
         words.pop(0)
     while words and words[-1] in lexicon.EN_STOPWORDS | {"of", "de", "van"}:
         words.pop()
-    name = " ".join(words)
-    return "" if name in lexicon.EN_HONORIFICS else name
+    if all(w in lexicon.EN_HONORIFICS or w.rstrip(".") + "." in lexicon.EN_HONORIFICS
+           or all(p in lexicon.EN_HONORIFICS for p in w.split("-")) for w in words):
+        return ""  # titles only: "Deputy Warden", "Warden-Mayor"
+    return " ".join(words)
 
 
 def _starts_sentence(text: str, sentence_start: int, offset: int) -> bool:
-    before = text[sentence_start:offset].strip(" \"'“‘(")
-    return before == ""
+    """True at a sentence start, also one inside quotes or after a colon or dash."""
+    before = text[sentence_start:offset].rstrip()
+    return before.strip("\"'“‘(*_") == "" or before[-1:] in "\"“‘:—(*_" or before.endswith(" '")
 
 
-def _previous_word(text: str, offset: int) -> str:
-    match = re.search(r"([A-Za-z]+)\W*$", text[max(0, offset - 30) : offset])
-    return match.group(1).lower() if match else ""
+def _previous_words(text: str, offset: int) -> tuple[str, str]:
+    """The two words before ``offset``, lower-cased, nearest first."""
+    words = re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z]+)*", text[max(0, offset - 40) : offset])
+    words = [w.lower() for w in words[-2:]]
+    return (words[-1] if words else "", words[-2] if len(words) > 1 else "")
 
 
-def _en_kind(name: str, previous: Counter, n: int) -> str:
-    words = name.split()
+def _date_context(w1: str, w2: str) -> bool:
+    """"the fifth of X", "20th X", "since X", "the last week of X"."""
+    if w1 == "of":
+        return bool(_ORDINAL.match(w2)) or w2 in lexicon.EN_DATE_OF
+    return bool(_ORDINAL.match(w1)) or w1 in lexicon.EN_DATE_BEFORE
+
+
+def _en_kind(name: str, contexts: list[tuple[str, str]]) -> str | None:
+    """person / place / org from the name's words and the words before it; None for a date
+    ("the fifth of Ashmonth") or a thing always named with "the" and never as a place."""
+    words, n = name.split(), len(contexts)
     if words[0] in lexicon.EN_HONORIFICS or words[0].rstrip(".") + "." in lexicon.EN_HONORIFICS:
         return "person"
     if words[-1] in lexicon.EN_ORG_SUFFIXES:
         return "org"
     if words[-1] in lexicon.EN_PLACE_SUFFIXES:
         return "place"
-    near_place = sum(c for w, c in previous.items() if w in lexicon.EN_PLACE_PREPOSITIONS)
+    dates = sum(1 for w1, w2 in contexts if _date_context(w1, w2))
+    if dates * 2 >= n:
+        return None
+    with_the = [w2 for w1, w2 in contexts if w1 == "the"]
+    if len(with_the) * 2 >= n:
+        # "on" is as often about time ("on the Long Tide") as about place: half weight
+        spatial = sum(0.5 if w2 == "on" else 1 for w2 in with_the
+                      if w2 in lexicon.EN_SPATIAL_PREPOSITIONS)
+        return "place" if spatial * 4 >= len(with_the) else None
+    near_place = sum(1 for w1, _ in contexts if w1 in lexicon.EN_PLACE_PREPOSITIONS)
     return "place" if near_place >= 0.6 * n and near_place >= 2 else "person"
 
 

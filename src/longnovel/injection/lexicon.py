@@ -20,20 +20,55 @@ ZH_KINSHIP = [
     "表哥", "表姐", "表弟", "表妹", "堂兄", "堂弟", "堂妹", "侄子", "侄女", "外甥", "孙子", "孙女",
     "岳父", "岳母", "公公", "婆婆", "嫂子", "姐夫", "妹夫", "女婿", "媳妇", "兄弟", "姐妹",
 ]
-ZH_PLACE_SUFFIXES = set("府园寺庙庵观山城州县村镇庄楼宫殿江河湖岛国港街巷桥峰岭谷关寨泊")
-ZH_ORG_SUFFIXES = set("帮派社团局司部")
+ZH_PLACE_SUFFIXES = set("府园寺庙庵观山城州县村镇庄楼宫殿江河湖岛国港街巷桥峰岭谷关寨泊坊渡坳铺")
+ZH_ORG_SUFFIXES = set("帮派社团局司部斋")
 ZH_STOP_NAMES = {"他们", "她们", "我们", "你们", "自己", "大家", "众人", "那人", "此人"}
+
+# Common single-character surnames (characters used mostly as function words, such as 和, 于,
+# 时, 向, are left out), and compound surnames.
+ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶"
+    "程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺贾"
+    "顾毛郝龚邵万钱严覃武戴莫孔汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿"
+    "关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕季裴霍涂苗谷盛翁冉骆蓝游辛靳管柴蒙鲍华喻祁蒲"
+    "滕屈饶牟艾尤阳穆农司卓古吉缪简项芦麦褚娄窦戚岑景党宫费卜冷晏卫米柏宗瞿桂佟臧闵苟邬"
+    "边卞姬仇栾隋刁沙荣巫寇桑郎甄丛仲虞敖巩佘池麻苑迟邝"
+)
+ZH_COMPOUND_SURNAMES = {
+    "欧阳", "司马", "上官", "诸葛", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文",
+    "司徒", "令狐", "夏侯", "独孤", "端木", "南宫", "西门", "百里", "呼延",
+}
+# Characters that do not start or end a given name right after a surname (王的, 李说, 顾家).
+ZH_NOT_GIVEN = set("的了着过们说道地得是在和与也都就又还把被给对向从到不没很吗呢吧啊呀家记")
+# What often follows a name (speech and reaction verbs).
+ZH_SPEECH_AFTER = ("说", "道", "问", "答", "笑", "喊", "叫", "骂", "叹", "哭", "想", "点头",
+                   "摇头", "一愣", "听了", "看着")
+# A character right before a name: prepositions, verbs taking a person object, conjunctions.
+ZH_BEFORE_NAME = set("把被给对向让叫请和与跟同替带陪找见问是从令派帮随及等将连")
+# Role words that stand before a name (伙计蔡三, 郎中孙百草), besides titles and kinship terms.
+ZH_ROLE_WORDS = ["伙计", "学徒", "徒弟", "郎中", "船夫", "掌柜", "师娘", "师兄", "师弟", "师妹",
+                 "小厮", "仆人", "朋友", "同伴", "邻居", "客人", "商人", "工匠", "名叫", "叫做"]
+# Titles that follow a surname to name a person (陆先生, 何掌柜).
+ZH_SURNAME_TITLES = ["先生", "掌柜", "师傅", "大夫", "郎中", "老爷", "太太", "夫人", "公子",
+                     "小姐", "姑娘", "大娘", "大爷", "大人", "大哥", "大嫂", "婆婆", "老板",
+                     "将军", "知县", "知府", "捕头", "秀才"]
+# Before a place: verbs of motion and location.
+ZH_BEFORE_PLACE = set("在到去往回从离进至赴抵经住来向返")
+# One-character stems that make a place suffix an ordinary word (上山, 下河, 进城, 满园).
+ZH_NOT_PLACE_STEMS = set("上下进出回到去来过登爬满半全后前深高大小荒本此该那这哪一整各每某")
 
 EN_HONORIFICS = [
     "Mr.", "Mrs.", "Ms.", "Miss", "Dr.", "Sir", "Lady", "Lord", "Madame", "Monsieur", "Mme.",
     "Captain", "Colonel", "General", "Major", "Lieutenant", "Sergeant", "Professor", "Reverend",
     "Father", "Mother", "Sister", "Brother", "Aunt", "Uncle", "Uncle", "King", "Queen", "Prince",
     "Princess", "Duke", "Duchess", "Count", "Countess", "Baron", "Baroness", "Earl", "Squire",
-    "Judge", "Inspector", "Mistress", "Master", "Saint", "St.", "Dame",
+    "Judge", "Inspector", "Mistress", "Master", "Saint", "St.", "Dame", "Warden", "Deputy",
+    "Mayor", "Governor", "Constable", "Bishop", "Chancellor", "Doctor", "Bosun", "Clerk",
+    "Senior", "Apprentice",
 ]
 EN_TITLES = [
-    "king", "queen", "prince", "princess", "duke", "duchess", "earl", "count", "countess", "baron",
-    "captain", "colonel", "general", "major", "lieutenant", "sergeant", "doctor", "professor",
+    "king", "queen", "prince", "princess", "duke", "duchess", "earl", "countess", "baron",
+    "captain", "colonel", "lieutenant", "sergeant", "doctor", "professor",
     "governor", "judge", "magistrate", "bishop", "priest", "vicar", "rector", "clergyman",
     "parson", "squire", "steward", "butler", "housekeeper", "governess", "lawyer", "inspector",
     "sheriff", "mayor", "emperor", "empress", "knight", "abbot", "nun", "teacher", "master",
@@ -50,14 +85,26 @@ EN_PLACE_SUFFIXES = {
     "Road", "Lane", "Island", "River", "Town", "City", "Village", "Bridge", "Hill", "Court",
     "Cottage", "Farm", "Grange", "Heights", "Inn", "Forest", "Wood", "Woods", "Valley", "Bay",
     "Harbour", "Harbor", "Mountain", "Lake", "Sea", "Gardens", "Church", "Cathedral", "Palace",
-    "Tower", "Station", "Market", "Moor", "Mill",
+    "Tower", "Station", "Market", "Moor", "Mill", "Row", "Quay", "Wharf", "Pier", "Dock",
+    "Docks", "Walk", "Alley", "Yard", "Foundry", "Slip", "Gate", "Port",
 }
 EN_ORG_SUFFIXES = {
     "Company", "Society", "College", "University", "School", "Regiment", "Army", "Navy", "Bank",
     "Parliament", "Council", "Club", "Party", "Guild", "Academy", "Ministry", "Office",
     "Department", "Brotherhood", "Order", "Corporation", "Institute", "Hospital", "Police",
+    "Guild", "Assembly", "Firm", "Works",
 }
 EN_PLACE_PREPOSITIONS = {"in", "at", "to", "from", "near", "towards", "toward", "into", "of"}
+# Words before a name that make it a date: "since X", "the last week of X".
+EN_DATE_BEFORE = {"since", "until", "till", "during"}
+EN_DATE_OF = {"week", "weeks", "month", "end", "middle", "beginning", "start", "day", "days",
+              "night", "nights", "morning", "evening"}
+# Before "the X": X is a place (on the North Mole, at the Guildhall, off the Bar).
+EN_SPATIAL_PREPOSITIONS = {
+    "in", "at", "on", "into", "onto", "off", "near", "inside", "outside", "behind", "beyond",
+    "past", "along", "across", "over", "under", "through", "round", "around", "below", "above",
+    "beneath", "beside", "aboard",
+}
 EN_STOPWORDS = {
     "The", "A", "An", "He", "She", "It", "They", "We", "I", "You", "His", "Her", "Their", "Its",
     "Our", "My", "Your", "This", "That", "These", "Those", "There", "Here", "But", "And", "Or",
@@ -125,13 +172,21 @@ EN_EVENT_VERBS = {
     "rides": "walks", "rode": "walked", "dances with": "dines with", "danced with": "dined with",
     "greets": "ignores", "greeted": "ignored",
     "embraces": "pushes away", "embraced": "pushed away", "calls on": "writes to",
-    "called on": "wrote to", "invites": "warns", "invited": "warned", "buys": "steals", "bought": "stole",
-    "sells": "gives away", "sold": "gave away", "follows": "leads", "followed": "led",
-    "comforts": "teases", "comforted": "teased", "confesses to": "lies to",
-    "confessed to": "lied to", "hides": "burns", "hid": "burned", "marries": "elopes with", "sings": "weeps", "sang": "wept", "laughs": "weeps", "laughed": "wept", "asks": "tells",
-    "asked": "told", "shows": "hides", "showed": "hid", "sends": "brings", "sent": "brought",
+    "called on": "wrote to", "invites": "warns", "invited": "warned", "buys": "steals",
+    "bought": "stole", "sells": "gives away", "sold": "gave away", "follows": "leads",
+    "followed": "led", "comforts": "teases", "comforted": "teased", "confesses to": "lies to",
+    "confessed to": "lied to", "hides": "burns", "hid": "burned", "marries": "elopes with",
+    "sings": "weeps", "sang": "wept", "laughs": "weeps", "laughed": "wept",
+    "laughs at": "shouts at", "laughed at": "shouted at", "sends": "brings", "sent": "brought",
     "teaches": "learns from", "taught": "learned from", "attacks": "defends",
     "attacked": "defended", "nurses": "abandons", "nursed": "abandoned",
+}
+# Past participles of the replacement verbs, for "had walked" -> "had ridden".
+EN_PARTICIPLE_OF = {
+    "rode": "ridden", "wrote": "written", "stole": "stolen", "gave": "given", "wept": "wept",
+    "led": "led", "lost": "lost", "died": "died", "hid": "hidden", "brought": "brought",
+    "lied": "lied", "was": "been", "were": "been", "fell": "fallen", "broke": "broken",
+    "refused": "refused", "failed": "failed", "turned": "turned", "condemned": "condemned",
 }
 EN_EVENT_OUTCOMES = {
     "is released": "is detained", "was released": "was detained", "releases": "detains",
@@ -153,7 +208,7 @@ ZH_EVENT_VERBS = {
     "称赞": "讥讽", "夸奖": "责骂", "感谢": "责备", "帮助": "跟踪", "拥抱": "推开", "亲吻": "掌掴",
     "安慰": "嘲笑", "邀请": "警告", "问候": "冷落", "款待": "冷落", "教导": "请教", "护送": "押送",
     "写信给": "拜访", "走": "骑马", "步行": "骑马", "唱": "哭", "笑": "哭", "买": "偷", "送给": "卖给",
-    "藏": "烧", "读": "烧", "保护": "出卖", "追随": "跟踪", "请教": "指点", "照顾": "抛下",
+    "藏": "丢", "读": "烧", "保护": "出卖", "追随": "跟踪", "请教": "指点", "照顾": "抛下",
     "劝": "逼", "劝说": "逼迫", "请求": "命令", "答谢": "报复", "宴请": "审问",
 }
 ZH_EVENT_OUTCOMES = {
@@ -191,7 +246,14 @@ EN_IRREGULAR_PAST = {
     "let": "let", "cut": "cut", "shut": "shut", "hurt": "hurt", "set": "set", "lend": "lent",
     "spend": "spent", "build": "built", "seek": "sought", "sleep": "slept", "weep": "wept",
     "flee": "fled", "feed": "fed", "bear": "bore", "swear": "swore", "lie": "lay",
-    "mean": "meant", "lay": "laid",
+    "mean": "meant", "lay": "laid", "wind": "wound", "bind": "bound", "grind": "ground",
+    "swing": "swung", "sting": "stung", "stick": "stuck", "dig": "dug", "light": "lit",
+    "slide": "slid", "spin": "spun", "sweep": "swept", "shoot": "shot", "bite": "bit",
+    "hang": "hung", "freeze": "froze", "ring": "rang", "sink": "sank", "spring": "sprang",
+    "shine": "shone", "blow": "blew", "bend": "bent", "deal": "dealt", "creep": "crept",
+    "kneel": "knelt", "leap": "leapt", "quit": "quit", "forbid": "forbade", "arise": "arose",
+    "awake": "awoke", "dive": "dove", "bleed": "bled", "breed": "bred", "cast": "cast",
+    "cost": "cost", "hit": "hit", "split": "split", "spread": "spread", "sew": "sewed",
 }
 EN_PARTICIPLES = {"been", "gone", "seen", "done", "taken", "given", "told", "made", "left",
                   "found", "become", "come", "written", "known", "lost", "won", "sent", "heard",

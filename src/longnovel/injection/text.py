@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 ZH_END = "。！？!?…"
-CLOSERS = "”’」』）)\"'"
+CLOSERS = "”’」』）)\"'*_"
 EN_ABBREVIATIONS = {
     "mr", "mrs", "ms", "dr", "st", "mt", "jr", "sr", "capt", "col", "gen", "lt", "sgt", "prof",
     "rev", "hon", "vs", "etc", "no", "co", "messrs", "mme", "mlle", "fr", "gov", "maj", "cpt",
@@ -51,7 +51,11 @@ def _split_paragraph(text: str, start: int, end: int, language: str) -> list[tup
 def _continues(text: str, cursor: int, match: re.Match, end: int) -> bool:
     """True when an en end mark does not end the sentence (abbreviation, lower-case follows)."""
     rest = text[match.end() : end].lstrip()
-    return _is_abbreviation(text, cursor, match.start()) or (rest[:1].islower())
+    if rest[:1].islower():
+        return True
+    # 'signed "J.F." However' ends at the quote: an abbreviation inside closed quotes
+    closed = match.group()[-1] in CLOSERS and rest[:1].isupper()
+    return not closed and _is_abbreviation(text, cursor, match.start())
 
 
 def _is_abbreviation(text: str, start: int, dot: int) -> bool:
@@ -85,17 +89,25 @@ def sentence_body(sentence: str, language: str) -> tuple[str, str]:
     return sentence[: match.start()], sentence[match.start() :]
 
 
-def lower_first(sentence: str) -> str:
-    """Lower-case the first word unless it looks like a name (en)."""
+_FUNCTION_STARTS = {
+    "He", "She", "It", "They", "We", "The", "A", "An", "His", "Her", "Their", "This", "That",
+    "There", "Its", "Our", "Everyone", "Nobody", "Someone", "When", "After", "Later", "Then",
+    "Soon",
+}
+
+
+def lower_first(sentence: str, keep: set[str] | None = None) -> str:
+    """Lower-case the first word unless it looks like a name (en).
+
+    Without ``keep`` only common function words are lowered; with ``keep`` (the proper names
+    known for the text) every other word is lowered too ("Using the map, ..." -> "using")."""
     first = re.match(r"[A-Za-z]+", sentence)
     if not first:
         return sentence
     word = first.group()
-    if word in {"He", "She", "It", "They", "We", "The", "A", "An", "His", "Her", "Their", "This",
-                "That", "There", "Its", "Our", "Everyone", "Nobody", "Someone", "When", "After",
-                "Later", "Then", "Soon"}:
-        return word.lower() + sentence[len(word):]
-    return sentence
+    lower = word in _FUNCTION_STARTS or (
+        keep is not None and word not in keep and word != "I" and not word.isupper())
+    return word.lower() + sentence[len(word):] if lower else sentence
 
 
 def upper_first(sentence: str) -> str:

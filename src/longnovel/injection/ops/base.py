@@ -6,8 +6,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import sentence_spans
+from longnovel.injection.text import lower_first, sentence_spans
 
 
 @dataclass
@@ -33,6 +34,20 @@ class Draft:
     def names(self, kind: str) -> list[str]:
         """Entity names of one kind, most frequent first."""
         return [e["name"] for e in self.entities if e["type"] == kind]
+
+    @cached_property
+    def proper_words(self) -> set[str]:
+        """Words of the entity names and capitalized words met inside a sentence (en): the
+        words that keep their capital when a sentence no longer starts with them."""
+        words = {w for e in self.entities if e["type"] in ("person", "place", "org")
+                 for w in e["name"].split()}
+        for sentence in self.sentences:
+            words.update(re.findall(r"(?<=[\s“\"(])([A-Z][A-Za-z'’-]*)", sentence[1:]))
+        return words
+
+    def lower_first(self, sentence: str) -> str:
+        """``sentence`` with its first word lower-cased unless it is a name (en; zh as is)."""
+        return sentence if self.zh else lower_first(sentence, self.proper_words)
 
     def tokens(self, index: int) -> list[str]:
         """jieba tokens of sentence ``index`` (zh only)."""
@@ -65,14 +80,38 @@ class Draft:
 
 
 def find_names(text: str, names: list[str], zh: bool) -> list[tuple[int, int, str]]:
-    """(start, end, name) of non-overlapping whole-name occurrences, in text order."""
+    """(start, end, name) of non-overlapping whole-name occurrences, in text order. In zh a
+    two-character given name right after a surname is part of a longer name (青禾 in 顾青禾)."""
     taken: list[tuple[int, int, str]] = []
     for name in sorted(set(names), key=len, reverse=True):
         pattern = re.escape(name) if zh else rf"(?<![\w.]){re.escape(name)}(?![\w'’])"
         for m in re.finditer(pattern, text):
+            if zh and len(name) == 2 and m.start() > 0 and text[m.start() - 1] in lexicon.ZH_SURNAMES:
+                continue
             if all(m.end() <= a or m.start() >= b for a, b, _ in taken):
                 taken.append((m.start(), m.end(), name))
     return sorted(taken)
+
+
+# A leading date or time phrase, which a sentence reused elsewhere must
+# not keep ("On the fifth of May, ",
+# "五年前，", "二月初二清早，"): "Later, on the fifth of May, ..." would date the retelling.
+_EN_TIME_PHRASE = re.compile(
+    r"^(?:(?:On|In|At|By|During|Early on|Late on|That|This|Before|After|Years|Two|Three|"
+    r"Some)\b[^,]{0,40}?\b(?:day|night|morning|evening|afternoon|noon|dawn|dusk|week|month|"
+    r"year|years|ago|before|later|o'clock|\d+\w*|[a-z]+th|first|second|third|[A-Z][a-z]+)|"
+    r"(?:Years|Months|Days) (?:ago|before|later)), "
+    r"|^(?:(?:At|By|Before|After|Until) [^,]{0,30}?(?:o'clock|noon|midnight|dawn|dusk)"
+    r"|That (?:day|night|morning|evening|afternoon)|Early (?:on )?[^,]{0,30}?(?:day|morning)"
+    r"|The next (?:day|morning|evening))\s+(?=[A-Z])")
+_ZH_TIME_PHRASE = re.compile(r"^[^，。“”]{0,10}?(?:年|月|日|天|夜|晚|早|晨|午|时|前|后|初[一二三四五六七八九十]+"
+                             r"|[一二三四五六七八九十]+)[^，。“”]{0,3}[，,]")
+
+
+def strip_time_phrase(sentence: str, zh: bool) -> str:
+    """``sentence`` without a leading date or time phrase."""
+    match = (_ZH_TIME_PHRASE if zh else _EN_TIME_PHRASE).match(sentence)
+    return sentence[match.end() :] if match else sentence
 
 
 def splice(text: str, start: int, end: int, new: str) -> str:
@@ -91,22 +130,27 @@ def match_case(word: str, new: str) -> str:
     return new
 
 
-def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str) -> list[Edit]:
-    """Edits replacing one lexicon word per sentence (token match for zh, word match for en)."""
+def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
+               zh_not_before: tuple[str, ...] = ()) -> list[Edit]:
+    """Edits replacing one lexicon word per sentence (token match for zh, word match for en);
+    a zh word is left alone when the next token starts with one of ``zh_not_before``."""
     edits = []
     for i, sentence in enumerate(draft.sentences):
-        for new in _word_variants(draft, i, sentence, table):
+        for new in _word_variants(draft, i, sentence, table, zh_not_before):
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 edits.append(edit)
     return edits
 
 
-def _word_variants(draft: Draft, i: int, sentence: str, table) -> list[str]:
+def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=()) -> list[str]:
     out = []
     if draft.zh:
         tokens = draft.tokens(i)
         for t, token in enumerate(tokens):
+            following = tokens[t + 1] if t + 1 < len(tokens) else ""
+            if zh_not_before and following.startswith(zh_not_before):
+                continue
             for new in _as_list(table.get(token)):
                 out.append(replace_tokens(tokens, t, new))
         return out

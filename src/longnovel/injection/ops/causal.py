@@ -7,9 +7,9 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft
+from longnovel.injection.ops.base import Draft, strip_time_phrase
 from longnovel.injection.ops.temporal import _split_opener
-from longnovel.injection.text import lower_first, sentence_body, upper_first
+from longnovel.injection.text import sentence_body, upper_first
 
 # (pattern over the sentence body, template for the inverted body) -- groups a=cause, b=effect
 _EN_PAIRS = [
@@ -46,17 +46,17 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         m = pattern.match(body)
         if not m:
             continue
-        out.append(("invert", _fill(template, m, draft.zh) + end))
+        out.append(("invert", _fill(template, m, draft) + end))
         out += [("replace", _replace_cause(body, m, other) + end)
                 for other in _unrelated_events(draft, i)]
         break
     return out
 
 
-def _fill(template: str, m: re.Match, zh: bool) -> str:
+def _fill(template: str, m: re.Match, draft: Draft) -> str:
     parts = {k: v for k, v in m.groupdict().items() if v is not None}
-    if not zh:
-        parts = {k: lower_first(v) for k, v in parts.items()}
+    if not draft.zh:
+        parts = {k: draft.lower_first(v) for k, v in parts.items()}
         parts.update({k.upper(): upper_first(v) for k, v in parts.items()})
     return template.format(**parts)
 
@@ -72,12 +72,14 @@ def _unrelated_events(draft: Draft, i: int) -> list[str]:
         if abs(j - i) < 2:
             continue
         body = sentence_body(sentence, draft.language)[0]
-        body = _split_opener(body, draft.zh)[1]
+        body = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
         if _has_causal_marker(body, draft.zh) or not 4 <= len(body) <= (40 if draft.zh else 120):
             continue
         if draft.zh and re.search(r"[，,；;：:“”]", body):
             continue
-        out.append(body if draft.zh else lower_first(body))
+        if _starts_with_pronoun(body, draft.zh):
+            continue  # "because he had drowned": "he" would point at someone else here
+        out.append(draft.lower_first(body))
     return out[:2]
 
 
@@ -92,7 +94,13 @@ def _invent(draft: Draft, i: int, sentence: str) -> str | None:
     rest = _split_opener(sentence, draft.zh)[1]
     if rest[:1] in "“\"‘'「(（":
         return None
-    return opener + (rest if draft.zh else lower_first(rest))
+    return opener + draft.lower_first(rest)
+
+
+def _starts_with_pronoun(body: str, zh: bool) -> bool:
+    if zh:
+        return body.startswith(("他", "她", "它"))
+    return bool(re.match(r"(?i)(he|she|they|it|his|her|their|its|we|i)\b", body))
 
 
 def _has_causal_marker(text: str, zh: bool) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, find_names, splice
 
@@ -14,6 +15,8 @@ _CONJUNCTION_EN = re.compile(r"^\s*(and|or|&|nor)\s*$|[,;:]")
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
+_ZH_FORMS = set(lexicon.ZH_SURNAME_TITLES + lexicon.ZH_KINSHIP + lexicon.ZH_TITLES
+                + ["老哥", "老弟", "大姐", "师兄", "师弟", "姑娘", "爷爷"])
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -46,7 +49,18 @@ def _other_names(draft: Draft, people: list[str], exclude: set) -> list[str]:
     in the summary first; at most three."""
     named = [n for _, _, n in find_names(draft.summary, people, draft.zh)]
     ordered = list(dict.fromkeys(named + people))
-    return [n for n in ordered if not any(n in m or m in n for m in exclude)][:3]
+    return [n for n in ordered if not any(_maybe_same(n, m, draft.zh) for m in exclude)][:3]
+
+
+def _maybe_same(a: str, b: str, zh: bool) -> bool:
+    """Could ``a`` and ``b`` name one person? A longer or shorter form (青禾, 顾青禾; Ferrant,
+    Captain Ferrant), the same surname with a title (顾衡山, 顾师傅) or a shared last name
+    (Isolde Ferrant, Captain Ferrant)."""
+    if a in b or b in a:
+        return True
+    if zh:
+        return a[0] == b[0] and any(x[1:] in _ZH_FORMS for x in (a, b))
+    return len(a.split()) > 1 and len(b.split()) > 1 and a.split()[-1] == b.split()[-1]
 
 
 def _pronoun_as_name(pronoun: str, name: str) -> str:
@@ -88,7 +102,24 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
         present = {n for _, _, n in draft.mentions(i, names)}
         for start, end, name in draft.mentions(i, names):
             for other in [n for n in names if n not in present and name not in n and n not in name][:3]:
-                edit = draft.replace_sentence(i, splice(sentence, start, end, other), "mismatch")
+                new = _with_article(draft, sentence, start, end, other, kind)
+                edit = draft.replace_sentence(i, new, "mismatch")
                 if edit:
                     out.append(edit)
     return out
+
+
+def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
+                  kind: str) -> str:
+    """Put ``other`` in place of ``sentence[start:end]``; in en, add or drop "the" as the
+    summary writes ``other`` ("on Tarry Lane" -> "on the Harbour Tower")."""
+    if draft.zh or kind not in ("place", "org"):
+        return splice(sentence, start, end, other)
+    with_the = re.search(rf"\b[Tt]he {re.escape(other)}\b", draft.summary)
+    bare = re.search(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", draft.summary)
+    article = re.search(r"\b([Tt]he) $", sentence[:start])
+    if article and bare and not with_the:
+        return sentence[: article.start()] + other + sentence[end:]
+    if not article and with_the and not bare:
+        return splice(sentence, start, end, "the " + other)
+    return splice(sentence, start, end, other)

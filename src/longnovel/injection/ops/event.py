@@ -14,4 +14,7 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = lexicon.ZH_EVENT_VERBS, lexicon.ZH_EVENT_OUTCOMES
     else:
         verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
-    return word_edits(draft, verbs, "verb") + word_edits(draft, outcomes, "outcome")
+    # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
+    blocked = ("不", "没") if draft.zh else ()
+    return (word_edits(draft, verbs, "verb", blocked)
+            + word_edits(draft, outcomes, "outcome", blocked))

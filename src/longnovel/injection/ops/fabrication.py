@@ -8,11 +8,15 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft
+from longnovel.injection.ops.base import Draft, strip_time_phrase
 from longnovel.injection.ops.temporal import _split_opener
-from longnovel.injection.text import lower_first, sentence_body
+from longnovel.injection.text import sentence_body
 
 _PAST_HINT = re.compile(r"\b(was|were|had|did|went|said|told|came|\w+ed)\b")
+# A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
+_EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
+                       r"looked|lay|stood)\b")
+_ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经)")
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -55,12 +59,19 @@ def _continue(draft: Draft) -> list[Edit]:
             continue
         others = [p for p in people if p not in name and name not in p]
         fill = {"name": name, "other": others[0] if others else None,
-                "place": places[0] if places else None}
+                "place": _place_phrase(draft, places[0]) if places else None}
         usable = [t for t in templates if all(fill[k] for k in re.findall(r"{(\w+)}", t))]
         if usable:
             template = usable[(i + len(draft.summary)) % len(usable)]
             out.append(draft.insert_after(i, template.format(**fill), "continue"))
     return out
+
+
+def _place_phrase(draft: Draft, place: str) -> str:
+    """``the Harbour Tower`` when the summary names the place with an article (en)."""
+    if not draft.zh and re.search(rf"\b[Tt]he {re.escape(place)}\b", draft.summary):
+        return "the " + place
+    return place
 
 
 def _repeat(draft: Draft) -> list[Edit]:
@@ -70,11 +81,18 @@ def _repeat(draft: Draft) -> list[Edit]:
     for i, sentence in enumerate(draft.sentences):
         if not _subject(draft, i) or _names_only_pronoun_start(draft, sentence):
             continue
-        rest = _split_opener(sentence, draft.zh)[1]
-        retold = opener + (rest if draft.zh else lower_first(rest))
+        rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
+        if not rest or _describes_a_state(rest, draft.zh):
+            continue
+        retold = opener + draft.lower_first(rest)
         for j in range(i + 2, len(draft.sentences)):
             out.append(draft.insert_after(j, retold, "repeat"))
     return out
+
+
+def _describes_a_state(sentence: str, zh: bool) -> bool:
+    """Does the sentence describe a state rather than tell an event?"""
+    return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))
 
 
 def _names_only_pronoun_start(draft: Draft, sentence: str) -> bool:

@@ -150,8 +150,21 @@ def _zh_negations(tagged) -> list[str]:
         elif word == "有" and flag == "v":
             out.append(_join(tagged, k, k + 1, "没有"))
         elif flag.startswith("v") and following == "了" and word not in ("没有", "有"):
-            out.append(_join(tagged, k, k + 2, "没有" + word))
+            out.append(_negate_done(tagged, k))
     return out
+
+
+def _negate_done(tagged, k: int) -> str:
+    """V了 -> 没有V; with 把/将/被 earlier in the clause the negation goes before it
+    (把钥匙交给了她 -> 没有把钥匙交给她)."""
+    for j in range(k - 1, -1, -1):
+        word = tagged[j][0]
+        if word in "，,；;：:。":
+            break
+        if word in ("把", "将", "被"):
+            body = "".join(w for w, _ in tagged[j:k]) + tagged[k][0]
+            return _join(tagged, j, k + 2, "没有" + body)
+    return _join(tagged, k, k + 2, "没有" + tagged[k][0])
 
 
 def _zh_affirmations(tagged) -> list[str]:

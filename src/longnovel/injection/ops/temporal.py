@@ -8,7 +8,7 @@ import re
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft
-from longnovel.injection.text import lower_first, upper_first
+from longnovel.injection.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
 
@@ -33,7 +33,7 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit:
     opener, rest = _split_opener(second, draft.zh)
     if opener:
         new_first = rest if draft.zh else upper_first(rest)
-        new_second = opener + (first if draft.zh else lower_first(first))
+        new_second = opener + draft.lower_first(first)
     else:
         new_first, new_second = second, first
     start, end = draft.spans[i][0], draft.spans[i + 1][1]
