@@ -22,7 +22,7 @@ def status_rows(pipeline) -> list[dict]:
             "stage": name, "state": pipeline.state(name),
             "rows_in": manifest.get("rows_in"), "rows_out": manifest.get("rows_out"),
             "failures": sum((manifest.get("failures") or {}).values()),
-            "tokens": tokens, "cost": round(cost, 4),
+            "tokens": tokens, "cost": round(float(cost), 4),
             "finished_at": manifest.get("finished_at", ""),
         })
     return rows

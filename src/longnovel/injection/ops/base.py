@@ -131,19 +131,21 @@ def match_case(word: str, new: str) -> str:
 
 
 def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
-               zh_not_before: tuple[str, ...] = ()) -> list[Edit]:
+               zh_not_before: tuple[str, ...] = (), en_adapt=None) -> list[Edit]:
     """Edits replacing one lexicon word per sentence (token match for zh, word match for en);
-    a zh word is left alone when the next token starts with one of ``zh_not_before``."""
+    a zh word is left alone when the next token starts with one of ``zh_not_before``;
+    ``en_adapt(sentence, start, new)`` may fit an en replacement to its context."""
     edits = []
     for i, sentence in enumerate(draft.sentences):
-        for new in _word_variants(draft, i, sentence, table, zh_not_before):
+        for new in _word_variants(draft, i, sentence, table, zh_not_before, en_adapt):
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 edits.append(edit)
     return edits
 
 
-def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=()) -> list[str]:
+def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
+                   en_adapt=None) -> list[str]:
     out = []
     if draft.zh:
         tokens = draft.tokens(i)
@@ -158,6 +160,7 @@ def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=())
     pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b"
     for m in re.finditer(pattern, sentence, flags=re.IGNORECASE):
         for new in _as_list(table.get(m.group().lower())):
+            new = en_adapt(sentence, m.start(), new) if en_adapt else new
             out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), new)))
     return out
 

@@ -17,6 +17,8 @@ _EN_PAIRS = [
     (re.compile(r"^Because (?P<a>.+?), (?P<b>.+)$"), "Because {b}, {a}"),
     (re.compile(r"^(?P<a>.+?), so (?P<b>.+)$"), "{B}, so {a}"),
 ]
+_EN_LEAD = re.compile(r"^(?:However|But|Still|Yet|Instead|Meanwhile|Finally|Eventually|"
+                      r"In the end|At first|Then|Later|Afterwards|So),?\s+")
 _ZH_PAIRS = [
     (re.compile(r"^(?P<s>[^，,]{0,8}?)因为(?P<a>[^，,]+)[，,]所以(?P<b>.+)$"), "{s}因为{b}，所以{a}"),
     (re.compile(r"^由于(?P<a>[^，,]+)[，,](?P<b>.+)$"), "由于{b}，{a}"),
@@ -38,6 +40,9 @@ def edits(draft: Draft) -> list[Edit]:
 
 def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
     body, end = sentence_body(sentence, draft.language)
+    lead = _EN_LEAD.match(body) if not draft.zh else None
+    if lead:  # "However, A because B" -> "However, B because A"
+        body = body[lead.end() :]
     out = []
     invented = _invent(draft, i, sentence)
     if invented:
@@ -46,8 +51,11 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         m = pattern.match(body)
         if not m:
             continue
-        out.append(("invert", _fill(template, m, draft) + end))
-        out += [("replace", _replace_cause(body, m, other) + end)
+        inverted = _fill(template, m, draft)
+        if lead:
+            inverted = lead.group() + draft.lower_first(inverted)
+        out.append(("invert", inverted + end))
+        out += [("replace", (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
                 for other in _unrelated_events(draft, i)]
         break
     return out

@@ -16,5 +16,15 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
-    return (word_edits(draft, verbs, "verb", blocked)
-            + word_edits(draft, outcomes, "outcome", blocked))
+    return (word_edits(draft, verbs, "verb", blocked, _after_perfect)
+            + word_edits(draft, outcomes, "outcome", blocked, _after_perfect))
+
+
+def _after_perfect(sentence: str, start: int, new: str) -> str:
+    """After had/has/have the replacement takes its participle: "had walked" -> "had ridden",
+    "had escaped" -> "had been captured"."""
+    before = sentence[:start].split()[-1:]
+    if not before or before[0].lower() not in ("had", "has", "have", "having"):
+        return new
+    first, _, rest = new.partition(" ")
+    return " ".join(w for w in (lexicon.EN_PARTICIPLE_OF.get(first, first), rest) if w)
