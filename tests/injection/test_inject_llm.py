@@ -7,8 +7,8 @@ import re
 
 from test_inject_stage import EN_SUMMARY, make_ctx, windows_table
 
-from longnovel.injection.llm_generator import build_messages, candidate_from_reply
 from longnovel.injection import NotApplicable, validate
+from longnovel.injection.llm_generator import build_messages, candidate_from_reply
 from longnovel.llm import LLMRunner, ModelConfig
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS
@@ -23,7 +23,7 @@ class WordTokenizer:
 
 
 def _summary_of(messages) -> str:
-    return re.search(r"<summary>\n(.*?)\n</summary>", messages[-1]["content"], re.S).group(1)
+    return re.search(r"<summary>\n(.*?)\n</summary>", messages[-1]["content"], re.DOTALL).group(1)
 
 
 def good_reply(messages) -> str:

@@ -73,6 +73,18 @@ def test_zh_entities_full_names_with_kinship():
     assert not any(kind == "place" for _, kind in got)  # 衡山 inside 顾衡山 is no mountain
 
 
+def test_zh_compound_surname_aliases_and_titles_counted_once():
+    text = ("林晓梅推开门，看见欧阳明正坐在窗前。欧阳明说：“你终于来了。”林晓梅笑了笑，把信放在桌上。"
+            "第二天一早，晓梅去了北门街的药铺。药铺的孟掌柜告诉她，欧阳明昨夜去了江州城。"
+            "晓梅问孟掌柜：“他一个人去的？”孟掌柜点头。晓梅心里很不安，她决定去江州城找他。"
+            "她在江州城的客栈里等了三天，才见到欧阳明。欧阳明说他在找他的哥哥。"
+            "林晓梅高兴地说：“我陪你去。”两人一起离开了江州城。晓梅说她明白了。")
+    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "zh")}
+    people = {name: n for (name, kind), n in got.items() if kind == "person"}
+    assert people == {"欧阳明": 5, "晓梅": 4, "林晓梅": 3, "孟掌柜": 3}
+    assert got[("江州城", "place")] == 4
+
+
 def test_zh_common_words_are_not_names():
     """Common words that start with a surname character or that jieba tags as names."""
     text = ("他明白了。她也明白了。大家都很高兴。孩子们很高兴。谢谢你。谢谢大家。"

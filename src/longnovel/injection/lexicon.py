@@ -92,7 +92,7 @@ EN_ORG_SUFFIXES = {
     "Company", "Society", "College", "University", "School", "Regiment", "Army", "Navy", "Bank",
     "Parliament", "Council", "Club", "Party", "Guild", "Academy", "Ministry", "Office",
     "Department", "Brotherhood", "Order", "Corporation", "Institute", "Hospital", "Police",
-    "Guild", "Assembly", "Firm", "Works",
+    "Assembly", "Firm", "Works",
 }
 EN_PLACE_PREPOSITIONS = {"in", "at", "to", "from", "near", "towards", "toward", "into", "of"}
 # Words before a name that make it a date: "since X", "the last week of X".
@@ -181,6 +181,11 @@ EN_EVENT_VERBS = {
     "teaches": "learns from", "taught": "learned from", "attacks": "defends",
     "attacked": "defended", "nurses": "abandons", "nursed": "abandoned",
 }
+# Replacement verbs that need an object ("burned the letter", not "burned behind the door").
+EN_NEEDS_OBJECT = {"burns", "burned", "slaps", "slapped", "steals", "stole", "scolds",
+                   "scolded", "mocks", "mocked", "ignores", "ignored", "teases", "teased",
+                   "warns", "warned", "detains", "detained", "abandons", "abandoned",
+                   "defends", "defended", "condemns", "condemned", "rejects", "rejected"}
 # Past participles of the replacement verbs, for "had walked" -> "had ridden".
 EN_PARTICIPLE_OF = {
     "rode": "ridden", "wrote": "written", "stole": "stolen", "gave": "given", "wept": "wept",

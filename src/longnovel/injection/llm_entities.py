@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Literal
 
@@ -25,7 +25,7 @@ class EntityReply(BaseModel):
     entities: list[EntityItem]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _template(language: str) -> str:
     lang = "zh" if language == "zh" else "en"
     path = resources.files("longnovel.injection") / "prompts" / lang / "entities.txt"

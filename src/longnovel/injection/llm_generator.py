@@ -8,7 +8,7 @@ server's prefix cache serves all of them after the first.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from pydantic import BaseModel, ConfigDict
@@ -41,7 +41,7 @@ class InjectionReply(BaseModel):
     reason: str = ""
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_template(type_id: str, language: str) -> str:
     """The prompt template of ``type_id`` in ``language`` (zh or en)."""
     lang = "zh" if language == "zh" else "en"

@@ -96,17 +96,23 @@ _FUNCTION_STARTS = {
 }
 
 
-def lower_first(sentence: str, keep: set[str] | None = None) -> str:
+def lower_first(sentence: str, keep: set[str] | None = None,
+                lower_words: set[str] | None = None) -> str:
     """Lower-case the first word unless it looks like a name (en).
 
-    Without ``keep`` only common function words are lowered; with ``keep`` (the proper names
-    known for the text) every other word is lowered too ("Using the map, ..." -> "using")."""
+    Common function words are always lowered. With ``keep`` (the proper names known for the
+    text) and ``lower_words`` (the words the text writes in lower case), a word that is not a
+    known name is lowered too when the text also writes it in lower case or it ends like a
+    participle or an adverb ("Using the map, ..." -> "using"); an unknown capitalized word
+    stays, as it is more likely a name."""
     first = re.match(r"[A-Za-z]+", sentence)
     if not first:
         return sentence
     word = first.group()
-    lower = word in _FUNCTION_STARTS or (
-        keep is not None and word not in keep and word != "I" and not word.isupper())
+    lower = word in _FUNCTION_STARTS
+    if keep is not None and not lower and word not in keep and word != "I" \
+            and not word.isupper():
+        lower = word.lower() in (lower_words or set()) or word.endswith(("ing", "ed", "ly"))
     return word.lower() + sentence[len(word):] if lower else sentence
 
 

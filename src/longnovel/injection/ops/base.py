@@ -45,9 +45,15 @@ class Draft:
             words.update(re.findall(r"(?<=[\s“\"(])([A-Z][A-Za-z'’-]*)", sentence[1:]))
         return words
 
+    @cached_property
+    def lower_words(self) -> set[str]:
+        return set(re.findall(r"\b[a-z]+\b", self.summary))
+
     def lower_first(self, sentence: str) -> str:
         """``sentence`` with its first word lower-cased unless it is a name (en; zh as is)."""
-        return sentence if self.zh else lower_first(sentence, self.proper_words)
+        if self.zh:
+            return sentence
+        return lower_first(sentence, self.proper_words, self.lower_words)
 
     def tokens(self, index: int) -> list[str]:
         """jieba tokens of sentence ``index`` (zh only)."""
@@ -134,7 +140,8 @@ def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
                zh_not_before: tuple[str, ...] = (), en_adapt=None) -> list[Edit]:
     """Edits replacing one lexicon word per sentence (token match for zh, word match for en);
     a zh word is left alone when the next token starts with one of ``zh_not_before``;
-    ``en_adapt(sentence, start, new)`` may fit an en replacement to its context."""
+    ``en_adapt(sentence, start, end, new)`` fits an en replacement to its context, or returns
+    None when it does not fit."""
     edits = []
     for i, sentence in enumerate(draft.sentences):
         for new in _word_variants(draft, i, sentence, table, zh_not_before, en_adapt):
@@ -160,8 +167,9 @@ def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
     pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b"
     for m in re.finditer(pattern, sentence, flags=re.IGNORECASE):
         for new in _as_list(table.get(m.group().lower())):
-            new = en_adapt(sentence, m.start(), new) if en_adapt else new
-            out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), new)))
+            new = en_adapt(sentence, m.start(), m.end(), new) if en_adapt else new
+            if new:
+                out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), new)))
     return out
 
 

@@ -4,12 +4,13 @@ place, organization, title (or, failing those, a person) replaced by another one
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, find_names, splice
 
-_SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.I)
+_SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
 _CONJUNCTION_EN = re.compile(r"^\s*(and|or|&|nor)\s*$|[,;:]")
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
@@ -76,8 +77,8 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
         if symmetric.search(sentence):
             continue
         found = draft.mentions(i, draft.names("person"))
-        for (a0, a1, a), (b0, b1, b) in zip(found, found[1:]):
-            if a == b or a in b or b in a or conjunction.search(sentence[a1:b0]):
+        for (a0, a1, a), (b0, b1, b) in pairwise(found):
+            if _maybe_same(a, b, draft.zh) or conjunction.search(sentence[a1:b0]):
                 continue
             new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
             edit = draft.replace_sentence(i, new, "role_swap")
@@ -101,6 +102,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
     for i, sentence in enumerate(draft.sentences):
         present = {n for _, _, n in draft.mentions(i, names)}
         for start, end, name in draft.mentions(i, names):
+            if draft.zh and re.search(r"家$|[这那一][间座个家所]$", sentence[:start]):
+                continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
             for other in [n for n in names if n not in present and name not in n and n not in name][:3]:
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = draft.replace_sentence(i, new, "mismatch")

@@ -4,9 +4,15 @@ generators: fusing two events honestly needs an understanding of the story."""
 
 from __future__ import annotations
 
+import re
+
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, word_edits
+
+_PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
+                 "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
+                 "off", "through", "among", "below", "above", "until", "till", "and", "but"}
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -16,13 +22,18 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
-    return (word_edits(draft, verbs, "verb", blocked, _after_perfect)
-            + word_edits(draft, outcomes, "outcome", blocked, _after_perfect))
+    return (word_edits(draft, verbs, "verb", blocked, _fit)
+            + word_edits(draft, outcomes, "outcome", blocked, _fit))
 
 
-def _after_perfect(sentence: str, start: int, new: str) -> str:
-    """After had/has/have the replacement takes its participle: "had walked" -> "had ridden",
-    "had escaped" -> "had been captured"."""
+def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
+    """The en replacement in its context: None for a verb that needs an object where the
+    sentence has none ("hid behind the crates" cannot become "burned behind"); after
+    had/has/have its participle ("had walked" -> "had ridden", "had escaped" -> "had been
+    captured")."""
+    after = re.match(r"\W*(\w*)", sentence[end:]).group(1).lower()
+    if new.split()[0] in lexicon.EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
+        return None
     before = sentence[:start].split()[-1:]
     if not before or before[0].lower() not in ("had", "has", "have", "having"):
         return new

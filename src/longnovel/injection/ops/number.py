@@ -28,8 +28,8 @@ _EN_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "t
              "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand"]
 _EN_WORD_VALUES = dict(zip(_EN_WORDS, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 30, 40, 50, 100,
                                        1000]))
-_EN_NUMBER = re.compile(r"\b(\d{1,3}(?:,\d{3})*|\d+|" + "|".join(_EN_WORDS) + r")\b", re.I)
-_EN_TIME_AFTER = re.compile(r"^\s*(o'clock|a\.m\.|p\.m\.|am\b|pm\b)", re.I)
+_EN_NUMBER = re.compile(r"\b(\d{1,3}(?:,\d{3})*|\d+|" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
+_EN_TIME_AFTER = re.compile(r"^\s*(o'clock|a\.m\.|p\.m\.|am\b|pm\b)", re.IGNORECASE)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December"]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -60,9 +60,11 @@ def _zh_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     for m in _ZH_NUMBER.finditer(sentence):
         if m.start() and sentence[m.start() - 1] in _ZH_SKIP_BEFORE:
             continue
-        new = _zh_new_number(m.group(1), m.group(2), rng)
+        # 六月十六夜里: a day of the month, whatever follows it
+        unit = "日" if m.start() and sentence[m.start() - 1] == "月" else m.group(2)
+        new = _zh_new_number(m.group(1), unit, rng)
         if new:
-            subtype = "time" if _zh_is_time(m.group(1), m.group(2), sentence, m.end()) else \
+            subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else \
                 "quantity"
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
     for word, new in _ZH_TIME_WORDS.items():
@@ -106,7 +108,7 @@ def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
                 other = names[(k + rng.choice([2, 3, 4])) % len(names)]
                 out.append(("time", splice(sentence, m.start(), m.end(), other)))
     for word, new in _EN_TIME_WORDS.items():
-        for m in re.finditer(rf"\b{word}\b", sentence, flags=re.I):
+        for m in re.finditer(rf"\b{word}\b", sentence, flags=re.IGNORECASE):
             out.append(("time", splice(sentence, m.start(), m.end(), match_case(m.group(), new))))
     return out
 

@@ -16,7 +16,7 @@ _EN_SUBJECT_VERB = re.compile(r"\b(he|she|they|we|it|who|He|She|They|We|It|I|[A-
                               r"([a-z]{3,})\b")
 _EN_DO_NOT = re.compile(r"\b(did|does|do)(?: not|n't)\s+([a-z]+)")
 _EN_AUX_NOT = re.compile(rf"\b({_AUX}|has|have|had) not\b")
-_EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", re.I)
+_EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", re.IGNORECASE)
 _EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
 _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
 _ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
