@@ -2,9 +2,9 @@
 
 import json
 
+from builders import english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
-from builders import english_units, write_config, write_dir_book
 from longnovel.cli import app
 
 runner = CliRunner()

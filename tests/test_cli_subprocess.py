@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
-
 from builders import REPO
 
 LONGNOVEL = str(Path(sys.executable).parent / "longnovel")
@@ -14,7 +13,7 @@ LONGNOVEL = str(Path(sys.executable).parent / "longnovel")
 
 def run(*args, cwd=REPO):
     return subprocess.run([LONGNOVEL, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=600)
+                          timeout=600, check=False)
 
 
 def test_fixture_build_then_rerun_is_a_no_op(tmp_path):
@@ -53,8 +52,8 @@ def test_help_is_fast_and_lists_the_commands():
                     "plan", "doctor"):
         assert command in result.stdout
     heavy = subprocess.run(
-        [sys.executable, "-c", "import sys, longnovel.cli; "
-         "print(sorted(m for m in ('openai', 'zhipuai', 'transformers', 'matplotlib', "
-         "'pyarrow', 'jieba') if m in sys.modules))"],
+        [sys.executable, "-c", ("import sys, longnovel.cli; "
+                                "print(sorted(m for m in ('openai', 'zhipuai', 'transformers', "
+                                "'matplotlib', 'pyarrow', 'jieba') if m in sys.modules))")],
         capture_output=True, text=True, check=True)
     assert heavy.stdout.strip() == "[]"

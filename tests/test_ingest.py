@@ -5,9 +5,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from builders import REPO, english_units, write_config, write_dir_book, write_jsonl
 from typer.testing import CliRunner
 
-from builders import REPO, english_units, write_config, write_dir_book, write_jsonl
 from longnovel.cli import app
 from longnovel.tokenizer import load_tokenizer
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import yaml
+from builders import english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
-from builders import english_units, write_config, write_dir_book
 from longnovel.cli import app
 from longnovel.tokenizer import load_tokenizer
 

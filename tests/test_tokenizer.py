@@ -3,8 +3,14 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longnovel.tokenizer import JOIN, QWEN3_SHA256, file_sha256, last_line, load_tokenizer, \
-    packaged_tokenizer_path
+from longnovel.tokenizer import (
+    JOIN,
+    QWEN3_SHA256,
+    file_sha256,
+    last_line,
+    load_tokenizer,
+    packaged_tokenizer_path,
+)
 from longnovel.windows import RunLengths
 
 TOKENIZER = load_tokenizer("qwen3")

@@ -26,8 +26,7 @@ def reference_slide(counts, joins, low, high):
             k = j
         else:
             j += 1
-            if j > k:
-                k = j
+            k = max(k, j)
     return out
 
 

@@ -96,12 +96,12 @@ def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
     parts = [
         _header(stats, files),
         "# LongNovel-style hallucination detection benchmark\n",
-        "Built with longnovel. Each sample pairs an *article* (a window of consecutive units "
+        ("Built with longnovel. Each sample pairs an *article* (a window of consecutive units "
         "of a book, sized to its tier in Qwen3 tokens) with a *summary* and a gold judgment: "
         "a consistency score 0–5 (below 3 is hallucinated), the hallucination types present "
         "and a reason. Sources: `human` (the reference summary, score 5), `arbitration` "
         "(LLM summaries labelled by cross-model verification), `injection` (the reference "
-        "summary with one injected hallucination, score 2). Splits are by book.\n",
+        "summary with one injected hallucination, score 2). Splits are by book.\n"),
         (f"Samples: {stats['samples']} from {stats['books']} books "
          f"({stats.get('reviewed', 0)} human-reviewed).\n"),
         "## Columns\n",

@@ -6,7 +6,6 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -47,7 +46,7 @@ def user_errors(func):
     return wrapper
 
 
-def make_pipeline(config: Path, run_dir: Optional[Path], tiers, progress: bool = True,
+def make_pipeline(config: Path, run_dir: Path | None, tiers, progress: bool = True,
                   claim: bool = True):
     from longnovel.config import load_config
     from longnovel.pipeline import Pipeline
@@ -66,9 +65,9 @@ def _log(message: str) -> None:
 
 @app.command()
 @user_errors
-def build(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-          tier: Optional[List[str]] = TierOpt,
-          until: Optional[str] = typer.Option(None, "--until", help="Stop after this stage."),
+def build(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+          tier: list[str] | None = TierOpt,
+          until: str | None = typer.Option(None, "--until", help="Stop after this stage."),
           force: bool = ForceOpt, debug: bool = DebugOpt, no_progress: bool = QuietOpt):
     """Run every stale or missing stage in order, skipping fresh ones."""
     from longnovel.pipeline import STAGES
@@ -82,8 +81,8 @@ def build(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 
 def _stage_command(name: str):
     @user_errors
-    def command(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-                tier: Optional[List[str]] = TierOpt, force: bool = ForceOpt,
+    def command(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+                tier: list[str] | None = TierOpt, force: bool = ForceOpt,
                 debug: bool = DebugOpt, no_progress: bool = QuietOpt):
         pipeline = make_pipeline(config, run_dir, tier, not no_progress)
         if not force and pipeline.state(name) == "fresh":
@@ -102,8 +101,8 @@ for _name in ("ingest", "expand", "arbitrate", "inject", "export"):
 
 @app.command()
 @user_errors
-def status(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-           tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt,
+def status(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+           tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
            as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
     """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
     from longnovel.status import status_rows, status_table
@@ -115,7 +114,7 @@ def status(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 
 @app.command()
 @user_errors
-def doctor(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+def doctor(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
            debug: bool = DebugOpt):
     """Check config, tokenizer, corpus paths, API keys, and send one tiny request per model."""
     from longnovel.checks import doctor_rows, table
@@ -129,11 +128,11 @@ def doctor(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 
 @app.command()
 @user_errors
-def plan(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-         tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt,
+def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+         tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
          no_progress: bool = QuietOpt,
          as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-         model: Optional[List[str]] = typer.Option(
+         model: list[str] | None = typer.Option(
              None, "--model", help="Also estimate `evaluate --model NAME` on the exported test "
              "split (repeatable; needs a built export).")):
     """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
@@ -171,8 +170,8 @@ def _evaluate_plan(pipeline, models: list[str], split: str = "test", repeats: in
 
 @app.command()
 @user_errors
-def stats(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-          tier: Optional[List[str]] = TierOpt, debug: bool = DebugOpt):
+def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+          tier: list[str] | None = TierOpt, debug: bool = DebugOpt):
     """Counts, length and score distributions, judge agreement: stats/stats.json and PNG plots."""
     from longnovel.stats import write_stats
     from longnovel.tokenizer import load_tokenizer
@@ -188,9 +187,9 @@ def stats(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 
 @app.command()
 @user_errors
-def evaluate(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
              model: str = typer.Option(..., "--model", "-m", help="A model under models:."),
-             tier: Optional[List[str]] = TierOpt,
+             tier: list[str] | None = TierOpt,
              split: str = typer.Option("test", "--split", help="Exported split to evaluate."),
              repeats: int = typer.Option(1, "--repeats", min=1, help="Independent runs."),
              prompt: str = typer.Option("plain", "--prompt", help="plain or cot (reason first)."),
@@ -224,10 +223,10 @@ app.add_typer(review_app, name="review")
 
 @review_app.command("export")
 @user_errors
-def review_export(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
+def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                   tier: str = typer.Option(..., "--tier", "-t", help="Tier to review."),
                   split: str = typer.Option("test", "--split", help="Split to review."),
-                  out: Optional[Path] = typer.Option(
+                  out: Path | None = typer.Option(
                       None, "--out", "-o",
                       help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
                   debug: bool = DebugOpt):
@@ -242,8 +241,8 @@ def review_export(config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
 @review_app.command("import")
 @user_errors
 def review_import(file: Path = typer.Argument(..., help="The edited review CSV (or .tsv)."),
-                  config: Path = ConfigOpt, run_dir: Optional[Path] = RunDirOpt,
-                  reviewer: Optional[str] = typer.Option(
+                  config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+                  reviewer: str | None = typer.Option(
                       None, "--reviewer", help="Reviewer for rows whose reviewer cell is empty."),
                   debug: bool = DebugOpt):
     """Validate an edited review file and record its edits; the next export applies them."""

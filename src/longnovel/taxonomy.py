@@ -31,8 +31,8 @@ _SYNONYMS: dict[str, list[str]] = {
                "date", "time", "数字", "数字错误", "数量错误", "数值错误", "日期错误", "时间错误"],
     "relation": ["relation", "relationerror", "relationship", "relationshiperror", "kinship",
                  "关系", "关系错误", "人物关系错误", "亲属关系错误"],
-    "polarity": ["polarity", "contradiction", "contradictory", "negation", "contradictory"
-                 "statement", "矛盾", "矛盾陈述", "否定错误", "自相矛盾", "相反陈述"],
+    "polarity": ["polarity", "contradiction", "contradictory", "negation",
+                 "contradictorystatement", "矛盾", "矛盾陈述", "否定错误", "自相矛盾", "相反陈述"],
     "event": ["event", "eventerror", "action", "outcome", "事件", "事件错误", "情节错误",
               "行为错误"],
     "temporal": ["temporal", "timeline", "timelineerror", "order", "chronology", "sequence",

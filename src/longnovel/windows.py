@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Callable
 
 
 @dataclass(frozen=True)

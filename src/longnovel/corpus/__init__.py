@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from longnovel.config import CorpusSource
 from longnovel.corpus.common import RawUnit, check_path

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from longnovel.corpus.common import RawUnit, check_duplicates, require_text
 from longnovel.corpus.table import iter_jsonl
 from longnovel.errors import InputError
-
 
 
 def chapter_number(chapter_id, where: str) -> int:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from longnovel.corpus.common import RawUnit, check_duplicates, decode_utf8, require_text
 from longnovel.errors import InputError
@@ -52,7 +52,7 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
 
     try:
         table = pq.read_table(path)
-    except Exception as exc:  # pyarrow raises several types for corrupt files
+    except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for corrupt files
         raise InputError(f"{path}: cannot read Parquet: {str(exc).splitlines()[0]}") from None
     missing = [c for c in REQUIRED if c not in table.column_names]
     if missing:
