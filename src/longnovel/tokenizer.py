@@ -60,10 +60,14 @@ class QwenTokenizer:
     name: str
     joins_are_local: bool
 
-    def count_batch(self, texts: list[str]) -> list[int]:
-        """Token counts of many texts, encoded in batches on all cores."""
+    def count_batch(self, texts: list[str], progress=None) -> list[int]:
+        """Token counts of many texts, encoded in batches on all cores.
+
+        ``progress`` optionally wraps the batch starts (e.g. a tqdm bar factory).
+        """
         counts: list[int] = []
-        for start in range(0, len(texts), BATCH):
+        starts = range(0, len(texts), BATCH)
+        for start in progress(starts) if progress else starts:
             chunk = texts[start : start + BATCH]
             encodings = self.backend.encode_batch_fast(chunk, add_special_tokens=False)
             counts.extend(len(e.ids) for e in encodings)

@@ -80,7 +80,10 @@ def run(ctx: StageContext) -> StageResult:
     if not units:
         raise InputError("corpus: no units found in any source")
     tokenizer = ctx.tokenizer
-    counts = tokenizer.count_batch([u.text for u in units])
+    def bar(starts):
+        return ctx.progress(starts, desc="tokenize units", total=len(starts))
+
+    counts = tokenizer.count_batch([u.text for u in units], progress=bar)
     kept, runs, dropped = apply_length_policy(units, counts, ctx.config)
     summary_counts = tokenizer.count_batch([units[i].summary for i in kept])
     rows = {name: [] for name in SCHEMA.names}
