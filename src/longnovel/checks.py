@@ -30,9 +30,11 @@ def doctor_rows(pipeline) -> list[dict]:
 
         for row in run_doctor(config.models, tokenizer):
             detail = f"{row['provider']}:{row['model']} key {row['key']}"
-            if row["latency_s"] is not None:
+            if row["key"] == "missing":
+                detail = f"{row['provider']}:{row['model']} {row['status']}"
+            elif row["latency_s"] is not None:
                 detail += f", {row['latency_s']:.2f}s"
-            if row["status"] != "ok":
+            if row["status"] != "ok" and row["key"] != "missing":
                 detail += f": {row['status']}"
             rows.append({"check": f"model {row['name']}",
                          "status": "ok" if row["status"] == "ok" else "error", "detail": detail})
