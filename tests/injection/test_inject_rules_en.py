@@ -133,3 +133,15 @@ def test_deterministic_and_attempts_differ(en_entities):
     b = [RulesGenerator(5).generate(summary, "en", en_entities, "entity", k) for k in range(3)]
     assert a == b
     assert len({c.summary for c in a}) > 1
+
+
+def test_negation_is_kept_where_the_sentence_only_reads_negated(en_entities):
+    """'did not tell anyone' cannot lose its 'not': 'told anyone' is not English."""
+    summary = "Wren did not tell anyone about the key. Pell did not sleep."
+    cand = candidate_of(summary, "en", en_entities, "polarity", "affirm")
+    assert cand.original_span == "Pell did not sleep."
+    assert cand.hallucinated_span == "Pell slept."
+    for attempt in range(4):
+        only = RulesGenerator(1).generate("Wren did not tell anyone about the key.", "en",
+                                          en_entities, "polarity", attempt)
+        assert isinstance(only, NotApplicable) or only.subtype == "negate"

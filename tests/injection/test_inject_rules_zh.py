@@ -79,3 +79,13 @@ def test_repeat_drops_the_date_of_the_retold_event(zh_entities):
 def test_not_applicable(zh_entities, type_id):
     out = RulesGenerator(1).generate("小满走进墨坊。", "zh", zh_entities, type_id)
     assert isinstance(out, NotApplicable)
+
+
+def test_negation_is_kept_where_the_sentence_only_reads_negated(zh_entities):
+    """Dropping 不 from 不告诉任何人 would be ungrammatical, so that sentence is not affirmed."""
+    summary = "他决定不把这件事告诉任何人。青禾没有回家。"
+    cand = candidate_of(summary, "zh", zh_entities, "polarity", "affirm")
+    assert cand.original_span == "青禾没有回家。"
+    only = RulesGenerator(1).generate("他决定不把这件事告诉任何人。", "zh", zh_entities,
+                                      "polarity")
+    assert isinstance(only, NotApplicable) or only.subtype == "negate"

@@ -27,7 +27,7 @@ NAME = "inject"
 UPSTREAM = ["expand"]
 READS = ["expand/windows.parquet"]
 WRITES = ["injections.parquet", "entities.parquet"]
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (

@@ -20,6 +20,17 @@ _EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", r
 _EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
 _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
 _ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
+# Words that only read well under a negation ("told nobody anything", 任何人): dropping the
+# negation leaves them ungrammatical, so such sentences are not affirmed.
+_EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either)\b",
+                                   re.IGNORECASE)
+_ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
+
+
+def _reads_only_negated(sentence: str, zh: bool) -> bool:
+    if zh:
+        return any(word in sentence for word in _ZH_NEGATIVE_POLARITY)
+    return bool(_EN_NEGATIVE_POLARITY.search(sentence))
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -32,6 +43,8 @@ def edits(draft: Draft) -> list[Edit]:
         else:
             changes = [("negate", s) for s in _en_negations(sentence)]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
+        if _reads_only_negated(sentence, draft.zh):
+            changes = [c for c in changes if c[0] != "affirm"]
         for subtype, new in changes:
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
