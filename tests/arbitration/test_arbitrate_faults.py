@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -72,9 +73,21 @@ def test_failing_and_garbling_servers_never_stop_the_stage(servers, tmp_path):
     assert sum(u["failures"] for u in result.usage.values()) == sum(failed.values())
     for server in servers.values():
         server.chaos()
-    again = arbitrate.run(ctx)  # the failures are asked again; the answers come from the cache
-    assert again.failures == {}
-    assert len(rows(again, "labels.parquet")) == 13 * 3
+    sent = sum(server.count() for server in servers.values())
+    again = arbitrate.run(ctx)
+    # HTTP failures were never cached, so they are sent again and now succeed; a garbled judgment
+    # was already asked twice, so its recorded failure is served from the cache
+    garbled = {k: v for k, v in result.failures.items() if k.endswith(("bad_json", "schema"))}
+    assert again.failures == garbled
+    http = {k: n for k, n in result.failures.items() if k not in garbled}
+    lost_summaries = sum(n for k, n in http.items() if k.startswith("summary_"))
+    lost_judgments = sum(n for k, n in http.items() if k.startswith("judgment_"))
+    # each recovered summary is now also judged by the two other models
+    assert sum(server.count() for server in servers.values()) - sent == (
+        3 * lost_summaries + lost_judgments)
+    before = sum(server.count() for server in servers.values())
+    arbitrate.run(ctx)  # a re-run of the finished stage sends no request
+    assert sum(server.count() for server in servers.values()) == before
 
 
 def test_sigkill_mid_stage_then_rerun_completes(servers, tmp_path):
@@ -107,3 +120,34 @@ def test_sigkill_mid_stage_then_rerun_completes(servers, tmp_path):
         assert len(paid_twice) <= CONCURRENCY, name
         assert len(answered[name]) + len(resent) - len(paid_twice) == 3 * WINDOWS, name
     assert total_requests(servers) <= expected + 3 * CONCURRENCY
+
+
+def test_sigkill_under_failures_and_garbled_replies_then_resume(servers, tmp_path):
+    """20% failing requests, 10% garbled replies, a SIGKILL mid-way: the resumed stage finishes
+    and pays again for at most one concurrency's worth of answers per model."""
+    for seed, server in enumerate(servers.values()):
+        server.latency = 0.1
+        server.chaos(fail=0.2, garble=0.1, seed=seed)
+    config = arbitration_config(tmp_path, servers, max_concurrency=CONCURRENCY, max_retries=1)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "longnovel.cli", "build", "-c", str(config), "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    expected = WINDOWS * 3 * 3
+    deadline = time.monotonic() + 40
+    while (sum(len(s.answered) for s in servers.values()) < expected // 2
+           and time.monotonic() < deadline):
+        time.sleep(0.005)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    answered = {name: set(s.answered) for name, s in servers.items()}
+    answered_count = {name: len(s.answered) for name, s in servers.items()}
+
+    Pipeline(load_config(config), progress=False).build(log=lambda _: None)
+    manifest = json.loads((tmp_path / "run/arbitrate/manifest.json").read_text())
+    assert (tmp_path / "run/export/manifest.json").is_file()
+    judgments = pq.read_table(tmp_path / "run/arbitrate/judgments.parquet").to_pylist()
+    assert all(j["raw"] for j in judgments if not j["ok"])
+    assert sum(manifest["failures"].values()) >= sum(not j["ok"] for j in judgments)
+    for name, server in servers.items():
+        after = server.answered[answered_count[name]:]
+        assert len(answered[name] & set(after)) <= CONCURRENCY, name

@@ -104,12 +104,33 @@ def test_garbled_reply_is_asked_again_once_then_recorded(
         assert runner.failures() == {"bad_json": 1} and llm_server.count() == 2
     llm_server.reply = lambda messages: GOOD_JSON
     with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
-        [result] = runner.run(requests(1, schema=Judgment))  # the bad cached reply is asked again
-        assert result.ok and not result.cached and llm_server.count() == 3
+        # already asked twice: a re-run serves the recorded failure and sends nothing
+        [result] = runner.run(requests(1, schema=Judgment))
+        assert (result.ok, result.error, result.raw, result.cached) == (
+            False, "bad_json", GARBLED, True)
+        assert runner.failures() == {"bad_json": 1} and llm_server.count() == 2
+    assert llm_server.count() == 2
+
+
+def test_unusable_reply_asked_only_once_is_asked_again_on_resume(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    """A run killed right after a bad first answer re-asks it once on resume, then caches."""
+    from longnovel.llm.cache import CachedReply, ReplyCache, request_key
+
+    [request] = requests(1, schema=Judgment)
+    config = model_config(llm_server, provider)
+    cache = ReplyCache(tmp_path / "cache.sqlite")
+    cache.put(request_key(config, request.messages), config, CachedReply(GARBLED, 3, 3, "stop", 0))
+    cache.close()
+    llm_server.reply = lambda messages: GOOD_JSON
     with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
-        [result] = runner.run(requests(1, schema=Judgment))  # ... and was replaced in the cache
+        [result] = runner.run([request])
+        assert result.ok and not result.cached and llm_server.count() == 1
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        [result] = runner.run([request])  # ... and the good answer replaced the bad one
         assert result.cached and result.parsed == Judgment(score=4, reason="consistent")
-    assert llm_server.count() == 3
+    assert llm_server.count() == 1
 
 
 def test_bad_then_good_reply_and_schema_failure(llm_server, tmp_path, provider, word_tokenizer):

@@ -26,9 +26,12 @@ CREATE TABLE IF NOT EXISTS replies (
     prompt_tokens INTEGER NOT NULL,
     completion_tokens INTEGER NOT NULL,
     finish_reason TEXT,
-    created_at REAL NOT NULL
+    created_at REAL NOT NULL,
+    asks INTEGER NOT NULL DEFAULT 1
 )
 """
+COLUMNS = ("key, provider, model, text, prompt_tokens, completion_tokens, finish_reason, "
+           "created_at, asks")
 LOOKUP_CHUNK = 500
 
 
@@ -48,6 +51,7 @@ class CachedReply:
     completion_tokens: int
     finish_reason: str | None
     created_at: float
+    asks: int = 1  # 2 when this reply answered a re-ask of an unusable one
 
 
 class ReplyCache:
@@ -62,6 +66,9 @@ class ReplyCache:
         # NORMAL in WAL mode survives a killed process; only a power cut may lose the last commits.
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(replies)")}
+        if "asks" not in columns:  # a cache written before re-asks were recorded
+            self._db.execute("ALTER TABLE replies ADD COLUMN asks INTEGER NOT NULL DEFAULT 1")
         self._db.commit()
 
     def get_many(self, keys: list[str]) -> dict[str, CachedReply]:
@@ -73,7 +80,8 @@ class ReplyCache:
                 chunk = unique[start : start + LOOKUP_CHUNK]
                 marks = ",".join("?" * len(chunk))
                 rows = self._db.execute(
-                    "SELECT key, text, prompt_tokens, completion_tokens, finish_reason, created_at"
+                    "SELECT key, text, prompt_tokens, completion_tokens, finish_reason, created_at,"
+                    " asks"
                     f" FROM replies WHERE key IN ({marks})",
                     chunk,
                 ).fetchall()
@@ -95,9 +103,11 @@ class ReplyCache:
             reply.completion_tokens,
             reply.finish_reason,
             reply.created_at or time.time(),
+            reply.asks,
         )
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO replies VALUES (?,?,?,?,?,?,?,?)", row)
+            self._db.execute(f"INSERT OR REPLACE INTO replies ({COLUMNS}) VALUES "
+                             "(?,?,?,?,?,?,?,?,?)", row)
             self._db.commit()
 
     def __len__(self) -> int:

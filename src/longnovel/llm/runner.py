@@ -34,6 +34,7 @@ class _Job:
     indices: list[int]
     group_rank: int
     asks_left: int = 2  # a fresh reply that can't be used is asked again once
+    reasking: bool = False  # the next send re-asks an unusable reply
     prompt_tokens: int = 0
     prompt_is_exact: bool = False
 
@@ -158,10 +159,12 @@ class LLMRunner:
             result = self._interpret(
                 job, reply.text, self._stored_usage(reply), reply.finish_reason
             )
-            if not result.ok:
-                job.asks_left = 1  # an unusable cached reply is asked again once, fresh
+            if not result.ok and reply.asks < 2:
+                job.asks_left, job.reasking = 1, True  # asked again once, fresh
                 pending.append(job)
                 continue
+            if not result.ok:  # already re-asked once, in this run or an earlier one
+                self.accounts.fail(job.model, result.error, len(job.indices))
             result.cached = True
             usage = self.accounts.of(job.model)
             for _ in job.indices:
@@ -241,8 +244,9 @@ class LLMRunner:
                 return
             usage = self._reply_usage(job, reply)
             self.accounts.of(job.model).add_tokens(*usage.values(), config.price)
-            self.cache.put(job.cache_key, config, _to_cached(reply, usage))
+            self.cache.put(job.cache_key, config, _to_cached(reply, usage, job.reasking))
             result = self._interpret(job, reply.text, usage, reply.finish_reason, latency)
+            job.reasking = True
             if result.ok or job.asks_left == 0:
                 if not result.ok:
                     self.accounts.fail(job.model, result.error, len(job.indices))
@@ -358,11 +362,12 @@ def _group_order(job: _Job) -> tuple[int, int]:
     return job.group_rank, job.indices[0]
 
 
-def _to_cached(reply: Reply, usage: dict) -> CachedReply:
+def _to_cached(reply: Reply, usage: dict, reasked: bool) -> CachedReply:
     return CachedReply(
         reply.text,
         usage["prompt_tokens"],
         usage["completion_tokens"],
         reply.finish_reason,
         time.time(),
+        2 if reasked else 1,
     )
