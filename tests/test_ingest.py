@@ -168,3 +168,11 @@ def test_booksum_malformed_line_and_gbk_table(tmp_path):
     path.write_bytes('{"book_id": "b"}'.encode("utf-16"))
     result = ingest(config)
     assert result.exit_code == 1 and "not valid UTF-8" in result.output
+
+
+def test_unknown_export_mix_source_is_a_config_error(tmp_path):
+    config = write_config(tmp_path, [{"path": str(tmp_path), "format": "dir", "language": "en"}],
+                          export={"mix": {"humans": 0.5, "injection": 0.5}})
+    result = ingest(config)
+    assert result.exit_code == 1
+    assert "config.yaml: export.mix" in result.output and "humans" in result.output

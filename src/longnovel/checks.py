@@ -46,6 +46,7 @@ def plan_rows(pipeline, log=print) -> list[dict]:
     from longnovel.llm import estimate
     from longnovel.pipeline import stage_module
     from longnovel.stages.base import StageContext
+    from longnovel.tokenizer import load_tokenizer
 
     pipeline.build(until="expand", log=log)
     planned = []
@@ -53,13 +54,24 @@ def plan_rows(pipeline, log=print) -> list[dict]:
         module = stage_module(name)
         ctx = StageContext(pipeline.config, pipeline.run_dir, pipeline.tiers, False, stage=name)
         planned.extend(module.plan_requests(ctx))
-    return estimate(planned, pipeline.config.models, StageContext(
-        pipeline.config, pipeline.run_dir).tokenizer)
+    return estimate(planned, pipeline.config.models, load_tokenizer(pipeline.config.tokenizer))
 
 
-def table(rows: list[dict], headers: list[str]) -> str:
-    """A plain aligned text table."""
-    cells = [[str(r.get(h, "")) for h in headers] for r in rows]
+ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_tokens", "cost"]
+
+
+def estimate_table(rows: list[dict]) -> str:
+    """Spending estimates per stage and model, with a total row."""
+    total = {"stage": "total", "model": "", "requests": sum(r["requests"] for r in rows),
+             "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
+             "completion_tokens": sum(r["completion_tokens"] for r in rows),
+             "cost": round(sum(r["cost"] for r in rows), 4)}
+    return table([*rows, total], ESTIMATE_COLUMNS)
+
+
+def table(rows: list[dict], headers: list[str], cell=str) -> str:
+    """A plain aligned text table; ``cell`` formats each value."""
+    cells = [[cell(r.get(h, "")) for h in headers] for r in rows]
     widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]

@@ -136,7 +136,7 @@ def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
              None, "--model", help="Also estimate `evaluate --model NAME` on the exported test "
              "split (repeatable; needs a built export).")):
     """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
-    from longnovel.checks import plan_rows, table
+    from longnovel.checks import estimate_table, plan_rows
 
     pipeline = make_pipeline(config, run_dir, tier, not no_progress)
     rows = plan_rows(pipeline, log=_log)
@@ -147,12 +147,7 @@ def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     if not rows:
         typer.echo("no LLM requests: no model is configured for arbitrate or inject")
         return
-    total = {"stage": "total", "model": "", "requests": sum(r["requests"] for r in rows),
-             "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
-             "completion_tokens": sum(r["completion_tokens"] for r in rows),
-             "cost": round(sum(r["cost"] for r in rows), 4)}
-    typer.echo(table([*rows, total], ["stage", "model", "requests", "prompt_tokens",
-                                      "completion_tokens", "cost"]))
+    typer.echo(estimate_table(rows))
 
 
 def _evaluate_plan(pipeline, models: list[str], split: str = "test", repeats: int = 1,
@@ -177,9 +172,8 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     from longnovel.tokenizer import load_tokenizer
 
     pipeline = make_pipeline(config, run_dir, tier)
-    tiers = [t for t in pipeline.config.tiers if not pipeline.tiers or t in pipeline.tiers]
     folder, result = write_stats(pipeline.run_dir, load_tokenizer(pipeline.config.tokenizer),
-                                 tiers)
+                                 list(pipeline.selected_tiers()))
     by_tier = ", ".join(f"{t} {n}" for t, n in result["by_tier"].items())
     typer.echo(f"{result['samples']} samples ({by_tier}); wrote {folder / 'stats.json'} "
                f"and {len(result['plots'])} plots")
@@ -204,11 +198,9 @@ def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
         raise typer.BadParameter("--prompt must be plain or cot")
     pipeline = make_pipeline(config, run_dir, tier, not no_progress)
     if dry_run:
-        from longnovel.checks import table
+        from longnovel.checks import estimate_table
 
-        rows = _evaluate_plan(pipeline, [model], split, repeats, prompt)
-        typer.echo(table(rows, ["stage", "model", "requests", "prompt_tokens",
-                                "completion_tokens", "cost"]))
+        typer.echo(estimate_table(_evaluate_plan(pipeline, [model], split, repeats, prompt)))
         return
     options = EvalOptions(model, pipeline.tiers, split, repeats, prompt)
     report = run_evaluation(pipeline.config, pipeline.run_dir, options,

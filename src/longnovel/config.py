@@ -73,6 +73,16 @@ class ExportConfig(Closed):
     mix: dict[str, float] | None = None
     max_per_tier: int | None = Field(None, gt=0)
 
+    @field_validator("mix")
+    @classmethod
+    def _known_sources(cls, value):
+        from longnovel.samples import SOURCES
+
+        unknown = sorted(set(value or {}) - set(SOURCES))
+        if unknown:
+            raise ValueError(f"unknown source(s) {unknown}; use {', '.join(SOURCES)}")
+        return value
+
     @field_validator("splits")
     @classmethod
     def _splits_sum(cls, value):

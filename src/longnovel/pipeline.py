@@ -40,10 +40,11 @@ class Fingerprints(dict):
         super().__init__()
         self.config = config
         self.tier_names = sorted(tiers) if tiers else sorted(config.tiers)
+        self.sections: dict[str, dict] = {}  # each stage's config section, as fingerprinted
 
     def __missing__(self, name: str) -> str:
         module = stage_module(name)
-        section = module.config_section(self.config)
+        section = self.sections[name] = module.config_section(self.config)
         if name in TIERED:
             section = {**section, "tiers": self.tier_names}
         upstream = {u: self[u] for u in module.UPSTREAM}
@@ -106,6 +107,11 @@ def stage_state(run_dir: Path, stage: str, fingerprint: str) -> str:
     return "fresh"
 
 
+def select_tiers(config: Config, tiers: list[str] | None) -> dict[str, int]:
+    """Tier name -> target of the configured tiers, limited to ``tiers`` when given."""
+    return {name: t for name, t in config.tiers.items() if not tiers or name in tiers}
+
+
 class Pipeline:
     """The stages of one config and run directory."""
 
@@ -118,6 +124,10 @@ class Pipeline:
         self.tiers = sorted(set(tiers)) if tiers else None
         self.progress = progress
         self.fingerprints = Fingerprints(config, self.tiers)
+
+    def selected_tiers(self) -> dict[str, int]:
+        """The configured tiers, limited to ``--tier`` when given, in config order."""
+        return select_tiers(self.config, self.tiers)
 
     def state(self, stage: str) -> str:
         return stage_state(self.run_dir, stage, self.fingerprints[stage])
@@ -168,7 +178,7 @@ class Pipeline:
             "failures": result.failures,
             "usage": result.usage,
             "outputs": outputs,
-            "config": module.config_section(self.config),
+            "config": self.fingerprints.sections[name],
             **result.extra,
         }
 

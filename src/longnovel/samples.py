@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from functools import cache
 from importlib import resources
 
 HUMAN_REASON = {
@@ -12,8 +13,10 @@ HUMAN_REASON = {
     "zh": "该摘要是本文的人工撰写参考摘要。",
 }
 SUMMARY_LINE = {"en": "Summary:", "zh": "摘要："}
+SOURCES = ("human", "arbitration", "injection")
 
 
+@cache
 def instruction(language: str) -> str:
     """The detection prompt (rubric and reply format) in ``language``."""
     folder = "zh" if language == "zh" else "en"
@@ -50,20 +53,16 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
                 types: list[str], reason: str, subtype: str = "") -> dict:
     """One release row (without ``split``) for a window and a labelled summary."""
     language = window["language"]
-    score = int(score)
-    types = list(types) if score < 3 else []
-    return {
-        "id": sample_id(window, source, generator, "/".join(types) + subtype, summary),
+    kept_types = list(types) if int(score) < 3 else []
+    row = {
+        "id": sample_id(window, source, generator, "/".join(kept_types) + subtype, summary),
         "language": language, "tier": window["tier"], "book_id": window["book_id"],
         "title": window["title"], "n_tokens": int(window["n_tokens"]),
-        "article": window["article"], "summary": summary, "source": source,
-        "generator": generator, "label": label_of(score), "score": score,
-        "hallucination_types": types, "reason": reason, "subtype": subtype,
-        "instruction": instruction(language),
-        "input": detection_input(window["article"], summary, language),
-        "output": gold_output(score, types, reason),
+        "article": window["article"], "source": source, "generator": generator,
+        "subtype": subtype, "instruction": instruction(language),
         "reviewed": False, "review_note": "",
     }
+    return relabel(row, summary=summary, score=score, types=types, reason=reason)
 
 
 def relabel(row: dict, *, summary: str, score: int, types: list[str], reason: str) -> dict:

@@ -29,13 +29,10 @@ def status_rows(pipeline) -> list[dict]:
 
 
 def status_table(rows: list[dict]) -> str:
-    headers = ["stage", "state", "rows_in", "rows_out", "failures", "tokens", "cost",
-               "finished_at"]
-    cells = [[_cell(r[h]) for h in headers] for r in rows]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
-    return "\n".join(lines)
+    from longnovel.checks import table
+
+    return table(rows, ["stage", "state", "rows_in", "rows_out", "failures", "tokens", "cost",
+                        "finished_at"], cell=_cell)
 
 
 def _cell(value) -> str:

@@ -53,9 +53,9 @@ class StageContext:
 
     def selected_tiers(self) -> dict[str, int]:
         """The configured tiers, limited to ``--tier`` when given, in config order."""
-        if not self.tiers:
-            return dict(self.config.tiers)
-        return {name: t for name, t in self.config.tiers.items() if name in self.tiers}
+        from longnovel.pipeline import select_tiers
+
+        return select_tiers(self.config, self.tiers)
 
     def read(self, relpath: str) -> pa.Table:
         """Read an upstream Parquet file, e.g. ``expand/windows.parquet``."""
@@ -64,6 +64,15 @@ class StageContext:
             stage = relpath.split("/")[0]
             raise StageError(f"{path}: missing; run `longnovel {stage}` first")
         return pq.read_table(path)
+
+    def windows(self, columns: list[str] | None = None) -> list[dict]:
+        """Rows of ``expand/windows.parquet`` in the selected tiers (all columns by default)."""
+        table = self.read("expand/windows.parquet")
+        if columns:
+            table = table.select(list(dict.fromkeys([*columns, "tier"])))
+        rows = table.to_pylist()
+        tiers = self.selected_tiers()
+        return [row for row in rows if row["tier"] in tiers]
 
     def exists(self, relpath: str) -> bool:
         return (self.run_dir / relpath).is_file()

@@ -17,7 +17,6 @@ from pathlib import Path
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.errors import StageError
 from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
 from longnovel.stages.base import StageContext, StageResult
 
@@ -40,8 +39,6 @@ COLUMNS = [
 ]
 SCHEMA = pa.schema(COLUMNS)
 
-
-SOURCES = ("human", "arbitration", "injection")
 
 
 def config_section(config: Config) -> dict:
@@ -94,9 +91,7 @@ def arbitration_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dic
 
 def collect(ctx: StageContext) -> tuple[list[dict], int]:
     """All samples of the selected tiers, and the number of windows they came from."""
-    tiers = set(ctx.selected_tiers())
-    windows = {w["window_id"]: w for w in ctx.read("expand/windows.parquet").to_pylist()
-               if w["tier"] in tiers}
+    windows = {w["window_id"]: w for w in ctx.windows()}
     samples = human_samples(windows)
     samples += arbitration_samples(ctx, windows)
     samples += injection_samples(ctx, windows)
@@ -106,9 +101,6 @@ def collect(ctx: StageContext) -> tuple[list[dict], int]:
 def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
     """Give every sample its book's split, then apply the mix and cap per tier."""
     export = ctx.config.export
-    unknown = sorted(set(export.mix or {}) - set(SOURCES))
-    if unknown:
-        raise StageError(f"export.mix: unknown source(s) {unknown}; use {', '.join(SOURCES)}")
     weights = Counter((s["language"], s["book_id"]) for s in samples)
     splits = assign_splits(dict(weights), export.splits, ctx.config.seed)
     rows: list[dict] = []
