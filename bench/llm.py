@@ -68,14 +68,16 @@ class ServerProcess:
         self.proc.wait()
 
 
-def timed_run(server: ServerProcess, provider: str, cache: Path, batch, concurrency: int):
+def timed_run(
+    server: ServerProcess, provider: str, cache: Path, batch, concurrency: int, tokenizer
+):
     """(wall seconds, requests the server received, results, usage) of one run."""
     models = {
         "bench": ModelConfig(
             provider=provider, model="fake", base_url=server.base_url, max_concurrency=concurrency
         )
     }
-    with LLMRunner(models, cache, load_tokenizer("qwen3"), "bench", progress=False) as runner:
+    with LLMRunner(models, cache, tokenizer, "bench", progress=False) as runner:
         before = server.stats()["requests"]
         started = time.perf_counter()
         results = runner.run(batch)
@@ -91,13 +93,14 @@ def main() -> int:
     args = parser.parse_args()
     batch = build_requests(args.requests)
     importlib.import_module(args.provider)
+    tokenizer = load_tokenizer("qwen3")
     ideal = math.ceil(args.requests / args.concurrency) * LATENCY_S
     server = ServerProcess(LATENCY_S)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             cache = Path(tmp) / "bench.sqlite"
             wall, sent, results, _ = timed_run(
-                server, args.provider, cache, batch, args.concurrency
+                server, args.provider, cache, batch, args.concurrency, tokenizer
             )
             ratio = wall / ideal
             print(
@@ -110,7 +113,7 @@ def main() -> int:
             )
             assert sent == args.requests and all(r.ok for r in results)
             wall2, sent2, results2, usage2 = timed_run(
-                server, args.provider, cache, batch, args.concurrency
+                server, args.provider, cache, batch, args.concurrency, tokenizer
             )
             print(
                 f"warm: wall {wall2:.3f} s from the cache, sent {sent2}, "

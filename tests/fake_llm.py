@@ -15,7 +15,8 @@ Script it per test:
 ``python tests/fake_llm.py 0.1`` serves alone (100 ms latency) and prints its base URL;
 ``GET /fake/stats`` then returns the counts.
 
-It records every request (``server.requests``: path, body, headers with lower-case names), the prompts it answered with HTTP 200
+It records every request (``server.requests``: path, body, headers with lower-case names and
+arrival time ``at`` on ``time.monotonic``), the prompts it answered with HTTP 200
 (``server.answered``), and the highest number of requests in flight at once.
 """
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -81,7 +83,6 @@ class FakeLLM:
         self.max_in_flight = 0
         self._queue: deque = deque()
         self._fail_rate = self._garble_rate = 0.0
-        self._fail_fault = status(500)
         self._rng = random.Random(0)
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -103,10 +104,9 @@ class FakeLLM:
         with self._lock:
             self._queue.extend(items)
 
-    def chaos(self, fail: float = 0.0, garble: float = 0.0, seed: int = 0, fault=None) -> None:
-        """Fail a share of requests (HTTP 500 by default) and garble a share of replies."""
+    def chaos(self, fail: float = 0.0, garble: float = 0.0, seed: int = 0) -> None:
+        """Fail a share of requests with HTTP 500 and garble a share of replies."""
         self._fail_rate, self._garble_rate = fail, garble
-        self._fail_fault = fault or status(500)
         self._rng = random.Random(seed)
 
     def count(self) -> int:
@@ -137,7 +137,12 @@ class FakeLLM:
     def _record(self, path: str, headers, body: dict) -> None:
         with self._lock:
             self.requests.append(
-                {"path": path, "body": body, "headers": {k.lower(): v for k, v in headers.items()}}
+                {
+                    "path": path,
+                    "body": body,
+                    "headers": {k.lower(): v for k, v in headers.items()},
+                    "at": time.monotonic(),
+                }
             )
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
@@ -152,7 +157,7 @@ class FakeLLM:
                 return self._queue.popleft()
             roll = self._rng.random()
         if roll < self._fail_rate:
-            return self._fail_fault
+            return status(500)
         if roll < self._fail_rate + self._garble_rate:
             return GARBLED
         return self.reply(messages)

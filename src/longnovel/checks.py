@@ -19,7 +19,6 @@ def doctor_rows(pipeline) -> list[dict]:
         tokenizer = load_tokenizer(config.tokenizer)
         rows.append({"check": "tokenizer", "status": "ok", "detail": tokenizer.name})
     except LongnovelError as exc:
-        tokenizer = None
         rows.append({"check": "tokenizer", "status": "error", "detail": str(exc)})
     for source in config.corpus:
         found = Path(source.path).exists()
@@ -28,7 +27,7 @@ def doctor_rows(pipeline) -> list[dict]:
     if config.models:
         from longnovel.llm import run_doctor
 
-        for row in run_doctor(config.models, tokenizer):
+        for row in run_doctor(config.models):
             detail = f"{row['provider']}:{row['model']} key {row['key']}"
             if row["key"] == "missing":
                 detail = f"{row['provider']}:{row['model']} {row['status']}"

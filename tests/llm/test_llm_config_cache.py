@@ -65,6 +65,24 @@ def test_cache_round_trip_replace_and_wal(tmp_path):
     assert mode[0] == "wal"
 
 
+def test_cache_written_before_reasks_were_recorded_is_upgraded(tmp_path):
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE replies (key TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL,"
+        " text TEXT NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL,"
+        " finish_reason TEXT, created_at REAL NOT NULL)"
+    )
+    old.execute("INSERT INTO replies VALUES ('k', 'openai', 'm', 'old', 1, 2, 'stop', 5.0)")
+    old.commit()
+    old.close()
+    cache = ReplyCache(path)
+    assert cache.get("k") == CachedReply("old", 1, 2, "stop", 5.0, asks=1)
+    cache.put("n", config(), CachedReply("new", 3, 4, None, 6.0, asks=2))
+    assert cache.get("n").asks == 2
+    cache.close()
+
+
 def _write_rows(path, worker, n):
     cache = ReplyCache(path)
     for i in range(n):

@@ -2,7 +2,7 @@ import subprocess
 import sys
 
 from longnovel.llm import ModelConfig, PlannedRequest, estimate, run_doctor
-from longnovel.llm.tokens import count_prompts
+from longnovel.llm.providers.base import first_line
 
 
 def test_doctor_sends_one_request_per_model_and_never_prints_keys(llm_server, monkeypatch):
@@ -20,7 +20,7 @@ def test_doctor_sends_one_request_per_model_and_never_prints_keys(llm_server, mo
         ),
     }
     llm_server.reply = lambda messages: "OK"
-    rows = {row["name"]: row for row in run_doctor(models, None)}
+    rows = {row["name"]: row for row in run_doctor(models)}
     assert llm_server.count() == 2
     assert (rows["a"]["key"], rows["a"]["status"], rows["a"]["reply"]) == ("present", "ok", "OK")
     assert rows["a"]["latency_s"] >= 0
@@ -29,6 +29,13 @@ def test_doctor_sends_one_request_per_model_and_never_prints_keys(llm_server, mo
     assert rows["d"]["status"].startswith("connection")
     assert secret not in repr(rows)
     assert llm_server.requests[0]["body"]["max_tokens"] == 16
+
+
+def test_error_lines_mask_the_key_even_where_they_are_cut():
+    secret = "sk-0123456789abcdef"
+    line = first_line(RuntimeError("x" * 295 + secret + " more\nsecond line"), secret)
+    assert line == "x" * 295 + "*** m"  # masked, then cut at 300 characters
+    assert first_line(RuntimeError(""), secret) == "RuntimeError"
 
 
 def test_plan_counts_prompts_in_one_batch_and_prices(word_tokenizer):
@@ -57,7 +64,7 @@ def test_plan_counts_prompts_in_one_batch_and_prices(word_tokenizer):
     ]
     rows = estimate(planned, models, CountingTokenizer())
     assert calls == [4]
-    prompt = count_prompts([messages], word_tokenizer)[0]
+    prompt = 4 + 4 + 3  # "user\none two three", + 4 per message + 3 per prompt (template)
     big = rows[0]
     assert (big["stage"], big["model"], big["requests"]) == ("arbitrate", "big", 2)
     assert (big["prompt_tokens"], big["completion_tokens"]) == (2 * prompt, 150)
@@ -72,8 +79,8 @@ def test_plan_counts_prompts_in_one_batch_and_prices(word_tokenizer):
 def test_importing_the_llm_layer_is_cheap():
     code = (
         "import sys, longnovel.llm; from longnovel.llm import Request, ModelConfig;"
-        "print(sorted(m for m in ('openai', 'zhipuai', 'transformers', 'tenacity', 'httpx')"
-        " if m in sys.modules))"
+        "print(sorted(m for m in ('openai', 'zhipuai', 'transformers', 'tenacity', 'httpx',"
+        " 'json_repair', 'aiolimiter', 'tqdm', 'sqlite3') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

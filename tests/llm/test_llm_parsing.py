@@ -20,7 +20,8 @@ def test_reply_starting_mid_thought_keeps_only_the_answer():
 
 
 def test_json_inside_prose_and_truncated_json_are_repaired():
-    assert parse_json_reply('Sure! {"score": 5, "reason": "all good"} Hope it helps.', Judgment)
+    prose = 'Sure! {"score": 5, "reason": "all good"} Hope it helps.'
+    assert parse_json_reply(prose, Judgment) == Judgment(score=5, reason="all good")
     assert parse_json_reply('{"score": 3, "reason": "cut', Judgment).reason.startswith("cut")
 
 

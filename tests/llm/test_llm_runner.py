@@ -7,7 +7,6 @@ from fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
 from llm_helpers import PROVIDERS, Judgment, make_runner, model_config, requests
 
 from longnovel.llm import LLMRunner, MissingKeyError, Request, UnknownModelError
-from longnovel.llm.tokens import count_prompts
 
 GOOD_JSON = '{"score": 4, "reason": "consistent"}'
 
@@ -163,14 +162,18 @@ def test_empty_reply_is_a_failure_for_text_requests(llm_server, tmp_path, provid
 
 def test_context_window_refusal_sends_nothing(llm_server, tmp_path, provider, word_tokenizer):
     long_prompt = Request("long", "m", [{"role": "user", "content": "word " * 100}])
+    # over the window by its byte bound (150 + 8 bytes), within it by the tokenizer's count
+    # (1 + 30 words + 7 of template overhead): it is sent
+    fitting = Request("fitting", "m", [{"role": "user", "content": "word " * 30}])
     with make_runner(
         llm_server, tmp_path, provider, word_tokenizer, context_window=80, max_tokens=20
     ) as runner:
-        long_result, short_result = runner.run([long_prompt, *requests(1)])
+        long_result, short_result, fitting_result = runner.run([long_prompt, *requests(1), fitting])
         assert (long_result.ok, long_result.error) == (False, "context_window")
         assert "context_window 80" in long_result.raw and "not sent" in long_result.raw
-        assert short_result.ok and runner.failures() == {"context_window": 1}
-    assert llm_server.count() == 1
+        assert short_result.ok and fitting_result.ok
+        assert runner.failures() == {"context_window": 1}
+    assert llm_server.count() == 2
 
 
 def test_missing_key_raises_before_any_request_and_key_is_never_stored(
@@ -238,11 +241,8 @@ def test_missing_server_usage_is_counted_with_the_tokenizer(
     batch = requests(1)
     with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
         [result] = runner.run(batch)
-    expected_prompt = count_prompts([batch[0].messages], word_tokenizer)[0]
-    assert result.usage == {
-        "prompt_tokens": expected_prompt,
-        "completion_tokens": words(result.text),
-    }
+    # "user\nprompt number 0": 4 words, + 4 per message + 3 per prompt of template overhead
+    assert result.usage == {"prompt_tokens": 11, "completion_tokens": words(result.text)}
 
 
 def test_groups_are_scheduled_together(llm_server, tmp_path, provider, word_tokenizer):
@@ -267,6 +267,21 @@ def test_identical_requests_are_sent_once(llm_server, tmp_path, provider, word_t
     with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
         first, copy = runner.run(batch)
     assert llm_server.count() == 1 and first.text == copy.text and copy.key == "copy"
+
+
+def test_identical_requests_are_sent_once_per_schema(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.reply = lambda messages: GOOD_JSON
+    messages = requests(1)[0].messages
+    batch = [Request(f"r{i}", "m", messages, schema) for i, schema in
+             enumerate([None, Judgment, Judgment, None])]  # fmt: skip
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        results = runner.run(batch)
+    assert llm_server.count() == 2 and all(r.ok for r in results)
+    judged = Judgment(score=4, reason="consistent")
+    assert [r.parsed for r in results] == [None, judged, judged, None]
+    assert [r.text for r in results] == [GOOD_JSON] * 4
 
 
 def test_unknown_model_is_a_user_error(llm_server, tmp_path, provider, word_tokenizer):
@@ -314,15 +329,16 @@ def test_flaky_server_run_finishes_and_records_every_failure(
 
 
 def test_tokens_per_minute_limit_delays_the_excess(llm_server, tmp_path, provider, word_tokenizer):
-    # 4 requests of about 3000 + 10 tokens against 12000 tokens/minute: the last one waits
-    # for about 40 tokens' worth of the bucket to drain (0.2 s at 200 tokens/s).
+    # 4 requests of 3000 + 11 tokens against 12000 tokens/minute: the last one waits for
+    # 44 tokens' worth of the bucket to drain (0.22 s at 200 tokens/s). Arrival times at the
+    # server leave out the client's start-up (SDK imports, first connection).
     with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_tokens=3000,
                      tokens_per_minute=12000) as runner:  # fmt: skip
-        started = time.perf_counter()
         results = runner.run(requests(4))
-        elapsed = time.perf_counter() - started
     assert all(r.ok for r in results)
-    assert 0.1 < elapsed < 3
+    arrivals = sorted(r["at"] for r in llm_server.requests)
+    assert arrivals[2] - arrivals[0] < 0.1  # the first three fit the bucket at once
+    assert 0.15 < arrivals[3] - arrivals[0] < 2
 
 
 def test_progress_bar_goes_to_stderr(llm_server, tmp_path, provider, word_tokenizer, capfd):

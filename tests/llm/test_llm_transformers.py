@@ -95,3 +95,31 @@ def test_sampling_with_temperature(fake_loaded):
 def test_missing_model_dir_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="cannot load local model|longnovel\\[local\\]"):
         transformers_provider.load_local_model(str(tmp_path / "no-model"))
+
+
+def test_timeout_covers_generation_only(fake_loaded, tmp_path, word_tokenizer, monkeypatch):
+    """Only a request's own generation counts toward timeout_s: not loading the model, nor
+    queueing for its one thread behind the other requests."""
+    import time
+
+    load = transformers_provider.load_local_model
+    model = fake_loaded["model"]
+    generate = model.generate
+
+    def load_slowly(path):
+        time.sleep(0.6)
+        return load(path)
+
+    def generate_slowly(input_ids, **kwargs):
+        time.sleep(0.2)
+        return generate(input_ids, **kwargs)
+
+    monkeypatch.setattr(transformers_provider, "load_local_model", load_slowly)
+    model.generate = generate_slowly
+    config = ModelConfig(provider="transformers", model="m", max_concurrency=4, timeout_s=0.5)
+    with LLMRunner({"local": config}, tmp_path / "c.sqlite", word_tokenizer, "t",
+                   progress=False) as runner:  # fmt: skip
+        results = runner.run(
+            [Request(f"k{i}", "local", [{"role": "user", "content": f"hi {i}"}]) for i in range(4)]
+        )
+    assert [r.error for r in results] == [None] * 4

@@ -9,18 +9,17 @@ from longnovel.errors import LongnovelError
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.parsing import strip_think
 from longnovel.llm.providers import ProviderError, make_provider
-from longnovel.llm.providers.base import key_status
+from longnovel.llm.providers.base import first_line, key_status, resolve_key
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 PING_MAX_TOKENS = 16
 
 
-def run_doctor(models: dict[str, ModelConfig], tokenizer=None) -> list[dict]:
+def run_doctor(models: dict[str, ModelConfig]) -> list[dict]:
     """One row per model: name, provider, model, key, latency_s, status ("ok" or the error).
 
     Sends exactly one tiny request per model whose key is available, without retries and
-    without the cache. Keys are reported only as present / missing / not needed. ``tokenizer``
-    is accepted for symmetry with ``estimate``; the ping is too small to need counting.
+    without the cache. Keys are reported only as present / missing / not needed.
     """
     return asyncio.run(_check_all(models))
 
@@ -56,7 +55,7 @@ async def _check(name: str, config: ModelConfig) -> dict:
     except ProviderError as exc:
         row["status"] = f"{exc.reason}: {exc}"
     except Exception as exc:  # noqa: BLE001 - a doctor reports every failure, never stops
-        row["status"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        row["status"] = f"{type(exc).__name__}: {first_line(exc, resolve_key(name, config))}"
     finally:
         row["latency_s"] = round(time.perf_counter() - started, 3)
         await provider.aclose()

@@ -134,17 +134,17 @@ class LLMRunner:
                 )
 
     def _make_jobs(self, requests: list[Request]) -> list[_Job]:
-        """One job per distinct cache key, ranked so a group's requests go out together."""
-        jobs: dict[str, _Job] = {}
+        """One job per distinct (cache key, schema), ranked so a group's requests go out together."""
+        jobs: dict[tuple[str, Any], _Job] = {}
         group_rank: dict[str, int] = {}
         for index, request in enumerate(requests):
             rank = group_rank.setdefault(request.group, len(group_rank))
             key = request_key(self.models[request.model], request.messages)
-            if key in jobs and jobs[key].schema is request.schema:
-                jobs[key].indices.append(index)
-                continue
-            key_id = key if key not in jobs else f"{key}#{index}"
-            jobs[key_id] = _Job(key, request.model, request.messages, request.schema, [index], rank)
+            job = jobs.get((key, request.schema))
+            if job is None:
+                job = _Job(key, request.model, request.messages, request.schema, [], rank)
+                jobs[key, request.schema] = job
+            job.indices.append(index)
         return list(jobs.values())
 
     def _serve_from_cache(self, jobs, requests, results) -> list[_Job]:

@@ -101,12 +101,43 @@ def redact(text: str, secret: str | None) -> str:
 
 
 def first_line(exc: BaseException, secret: str | None = None) -> str:
-    """A short one-line description of an SDK exception, key masked."""
-    text = str(exc).strip() or type(exc).__name__
-    return redact(text.splitlines()[0][:300], secret)
+    """A short one-line description of an SDK exception, key masked (before cutting, so no
+    prefix of the key survives the cut)."""
+    text = redact(str(exc).strip(), secret) or type(exc).__name__
+    return text.splitlines()[0][:300]
 
 
 def status_error(status: int, message: str, headers: Mapping[str, str] | None) -> ProviderError:
     """A ProviderError for an HTTP status: 408, 409, 429 and 5xx are worth retrying."""
     retryable = status in (408, 409, 429) or status >= 500
     return ProviderError(f"http_{status}", message, retryable, parse_retry_after(headers))
+
+
+def translate_sdk_error(errors, exc: Exception, secret: str | None) -> Exception:
+    """A ProviderError for an exception of the openai SDK or the zhipuai SDK (``errors`` is the
+    SDK module: both name their classes alike); any other exception is returned unchanged."""
+    if isinstance(exc, errors.APIStatusError):
+        return status_error(exc.status_code, first_line(exc, secret), exc.response.headers)
+    if isinstance(exc, errors.APITimeoutError):
+        return ProviderError("timeout", "request timed out", retryable=True)
+    if isinstance(exc, errors.APIConnectionError):
+        return ProviderError("connection", first_line(exc, secret), retryable=True)
+    if isinstance(exc, (errors.APIResponseValidationError, ValueError)):
+        return ProviderError("bad_response", first_line(exc, secret), retryable=True)
+    return exc
+
+
+def reply_from_completion(response) -> Reply:
+    """Text, usage and finish reason of an OpenAI-style completion object (both SDKs')."""
+    if isinstance(response, str) or not getattr(response, "choices", None):
+        raise ProviderError("bad_response", "the server's reply has no choices", retryable=True)
+    choice = response.choices[0]
+    message = getattr(choice, "message", None)
+    text = getattr(message, "content", None) or ""
+    usage = getattr(response, "usage", None)
+    return Reply(
+        text=text,
+        prompt_tokens=getattr(usage, "prompt_tokens", None),
+        completion_tokens=getattr(usage, "completion_tokens", None),
+        finish_reason=getattr(choice, "finish_reason", None),
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.providers.base import ProviderError, Reply, first_line, status_error
+from longnovel.llm.providers.base import Reply, reply_from_completion, translate_sdk_error
 
 
 class OpenAIProvider:
@@ -46,39 +46,9 @@ class OpenAIProvider:
                 "/chat/completions", cast_to=self._completion_type, body=body
             )
         except Exception as exc:
-            raise self._translate(exc) from exc
+            raise translate_sdk_error(self._openai, exc, self._secret) from exc
         return reply_from_completion(response)
-
-    def _translate(self, exc: Exception) -> Exception:
-        errors = self._openai
-        if isinstance(exc, errors.APIStatusError):
-            return status_error(
-                exc.status_code, first_line(exc, self._secret), exc.response.headers
-            )
-        if isinstance(exc, errors.APITimeoutError):
-            return ProviderError("timeout", "request timed out", retryable=True)
-        if isinstance(exc, errors.APIConnectionError):
-            return ProviderError("connection", first_line(exc, self._secret), retryable=True)
-        if isinstance(exc, (errors.APIResponseValidationError, ValueError)):
-            return ProviderError("bad_response", first_line(exc, self._secret), retryable=True)
-        return exc
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
         await self._client.close()
-
-
-def reply_from_completion(response) -> Reply:
-    """Text, usage and finish reason of an OpenAI-style completion object."""
-    if isinstance(response, str) or not getattr(response, "choices", None):
-        raise ProviderError("bad_response", "the server's reply has no choices", retryable=True)
-    choice = response.choices[0]
-    message = getattr(choice, "message", None)
-    text = getattr(message, "content", None) or ""
-    usage = getattr(response, "usage", None)
-    return Reply(
-        text=text,
-        prompt_tokens=getattr(usage, "prompt_tokens", None),
-        completion_tokens=getattr(usage, "completion_tokens", None),
-        finish_reason=getattr(choice, "finish_reason", None),
-    )

@@ -10,14 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from longnovel.errors import ConfigError
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.providers.base import ProviderError, Reply
-
-Loader = Callable[[str], tuple[object, object]]
 
 
 def load_local_model(path: str) -> tuple[object, object]:
@@ -40,27 +37,34 @@ def load_local_model(path: str) -> tuple[object, object]:
 class TransformersProvider:
     """Generates with ``model.generate`` on one thread (a GPU runs one batch at a time)."""
 
-    def __init__(self, config: ModelConfig, loader: Loader | None = None):
+    def __init__(self, config: ModelConfig):
         self.config = config
-        self._loader = loader or load_local_model
         self._loaded: tuple[object, object] | None = None
         self._load_lock = threading.Lock()
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="transformers")
+        self._turn = asyncio.Lock()  # requests queue here, outside their timeout
 
     async def complete(self, messages: list[dict]) -> Reply:
-        """Generate one reply in the worker thread."""
+        """Generate one reply in the worker thread; ``timeout_s`` covers this generation only,
+        not loading the model nor waiting for the generations ahead of it."""
         loop = asyncio.get_running_loop()
-        try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self._pool, self._generate, messages), self.config.timeout_s
-            )
-        except asyncio.TimeoutError as exc:
-            raise ProviderError("timeout", "local generation timed out", retryable=False) from exc
+        async with self._turn:
+            if self._loaded is None:
+                await loop.run_in_executor(self._pool, self._model)
+            try:
+                return await asyncio.wait_for(
+                    loop.run_in_executor(self._pool, self._generate, messages),
+                    self.config.timeout_s,
+                )
+            except asyncio.TimeoutError as exc:
+                raise ProviderError(
+                    "timeout", "local generation timed out", retryable=False
+                ) from exc
 
     def _model(self) -> tuple[object, object]:
         with self._load_lock:
             if self._loaded is None:
-                self._loaded = self._loader(self.config.model)
+                self._loaded = load_local_model(self.config.model)
             return self._loaded
 
     def _generate(self, messages: list[dict]) -> Reply:

@@ -7,8 +7,7 @@ import copy
 from concurrent.futures import ThreadPoolExecutor
 
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.providers.base import ProviderError, Reply, first_line, status_error
-from longnovel.llm.providers.openai_provider import reply_from_completion
+from longnovel.llm.providers.base import Reply, reply_from_completion, translate_sdk_error
 
 
 class ZhipuAIProvider:
@@ -50,7 +49,7 @@ class ZhipuAIProvider:
         try:
             response = await loop.run_in_executor(self._pool, self._create, messages)
         except Exception as exc:
-            raise self._translate(exc) from exc
+            raise translate_sdk_error(self._zhipuai, exc, self._secret) from exc
         return reply_from_completion(response)
 
     def _create(self, messages: list[dict]):
@@ -62,22 +61,6 @@ class ZhipuAIProvider:
             max_tokens=self.config.max_tokens,
             extra_body=self.config.extra_body or None,
         )
-
-    def _translate(self, exc: Exception) -> Exception:
-        errors = self._zhipuai
-        if isinstance(exc, errors.APIStatusError):
-            return status_error(
-                exc.status_code, first_line(exc, self._secret), exc.response.headers
-            )
-        if isinstance(exc, errors.APIResponseValidationError):
-            return ProviderError("bad_response", first_line(exc, self._secret), retryable=True)
-        if isinstance(exc, errors.APITimeoutError):
-            return ProviderError("timeout", "request timed out", retryable=True)
-        if isinstance(exc, errors.APIConnectionError):
-            return ProviderError("connection", first_line(exc, self._secret), retryable=True)
-        if isinstance(exc, ValueError):
-            return ProviderError("bad_response", first_line(exc, self._secret), retryable=True)
-        return exc
 
     async def aclose(self) -> None:
         """Close connections; threads still in flight end at their timeout."""
