@@ -103,7 +103,7 @@ def measure(windows: list[dict], block: int) -> list[dict]:
             texts = [render_qwen3(p.messages(layout)) for p in prompts]
             encoded = backend.encode_batch_fast(texts, add_special_tokens=False)
             sequences = [np.asarray(e.ids, dtype=np.int64) for e in encoded]
-            row["prompt_tokens"] = sum(len(s) for s in sequences)
+            row.setdefault("prompt_tokens", sum(len(s) for s in sequences))  # article first
             row[layout] = prefill(sequences, block)
         rows.append(row)
     return rows

@@ -23,19 +23,21 @@ import json
 import math
 import re
 import statistics
+from collections import Counter
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from longnovel.errors import LongnovelError
 from longnovel.review import exported_rows, parse_types
-from longnovel.taxonomy import TYPE_IDS
+from longnovel.taxonomy import TYPE_IDS, is_hallucinated
+from longnovel.templates import load_prompt
 
 PROMPTS = ("plain", "cot")
 SCALARS = ["accuracy", "balanced_accuracy", "precision", "recall", "f1", "score_mae"]
 SCORE_IN_TEXT = re.compile(r"score\W{0,5}([0-5])\b", re.IGNORECASE)
 LAST_OBJECT = re.compile(r"\{[^{}]*\}", re.DOTALL)
 EXPECTED_COMPLETION = {"plain": 120, "cot": 600}
+REPEAT_ALIAS = "~repeat"  # "<model>~repeat<r>": the model config of repeat r (openai)
 
 
 @dataclass
@@ -52,9 +54,8 @@ class Prediction:
 
 
 def cot_suffix(language: str) -> str:
-    folder = "zh" if language == "zh" else "en"
-    return resources.files("longnovel").joinpath(
-        f"prompts/{folder}/evaluate_cot.txt").read_text(encoding="utf-8").strip()
+    """The reasoning request appended for ``--prompt cot``."""
+    return load_prompt("evaluate_cot", language)
 
 
 def repeat_models(models: dict, name: str, repeats: int) -> tuple[dict, list[str], bool]:
@@ -68,7 +69,7 @@ def repeat_models(models: dict, name: str, repeats: int) -> tuple[dict, list[str
     merged, aliases = dict(models), [name]
     for r in range(1, repeats):
         seed = int(base.extra_body.get("seed", 0)) + r
-        alias = f"{name}~repeat{r}"
+        alias = f"{name}{REPEAT_ALIAS}{r}"
         merged[alias] = base.model_copy(update={"extra_body": {**base.extra_body, "seed": seed}})
         aliases.append(alias)
     return merged, aliases, False
@@ -102,8 +103,9 @@ def plan_requests(run_dir: Path, models: dict, name: str, tiers: list[str] | Non
 
     _, _, marker = repeat_models(models, name, repeats)
     expected = min(EXPECTED_COMPLETION[prompt], models[name].max_tokens)
+    rows = select_samples(run_dir, tiers, split)
     return [PlannedRequest("evaluate", name, messages_for(row, prompt, r, marker), expected)
-            for r in range(repeats) for row in select_samples(run_dir, tiers, split)]
+            for r in range(repeats) for row in rows]
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -159,7 +161,8 @@ def parse_judgment(text: str) -> Prediction:
     score = _score(obj.get("score"))
     if score is None:
         return Prediction(error="bad_score", raw=text)
-    types = _types(obj.get("hallucination_types", obj.get("types"))) if score < 3 else []
+    named = obj.get("hallucination_types", obj.get("types"))
+    types = _types(named) if is_hallucinated(score) else []
     return Prediction(score=score, types=types, raw=text)
 
 
@@ -179,7 +182,7 @@ def detection_metrics(golds: list[dict], preds: list[Prediction]) -> dict:
     pairs = [(g, p) for g, p in zip(golds, preds) if p.error is None]
     c = {"tp": 0, "fp": 0, "tn": 0, "fn": 0}
     for gold, pred in pairs:
-        truth, guess = gold["score"] < 3, pred.score < 3
+        truth, guess = is_hallucinated(gold["score"]), is_hallucinated(pred.score)
         c[("t" if truth == guess else "f") + ("p" if guess else "n")] += 1
     answered = len(pairs)
     recall = _ratio(c["tp"], c["tp"] + c["fn"])
@@ -201,9 +204,10 @@ def type_recall(pairs: list[tuple[dict, Prediction]]) -> dict[str, dict]:
     """Per gold type, over hallucinated samples: share detected as hallucinated *and* typed so."""
     result = {}
     for type_id in TYPE_IDS:
-        support = [(g, p) for g, p in pairs if g["score"] < 3 and type_id in g["hallucination_types"]]
+        support = [(g, p) for g, p in pairs
+                   if is_hallucinated(g["score"]) and type_id in g["hallucination_types"]]
         if support:
-            hits = sum(p.score < 3 and type_id in p.types for _, p in support)
+            hits = sum(is_hallucinated(p.score) and type_id in p.types for _, p in support)
             result[type_id] = {"recall": _ratio(hits, len(support)), "support": len(support)}
     return result
 
@@ -282,7 +286,7 @@ def run_evaluation(config, run_dir: Path, options: EvalOptions, tokenizer,
         "repeats": options.repeats, "repeat_variation": "marker" if marker else "seed",
         "positive": "hallucinated (score < 3)", "samples": len(rows),
         "summary": summarize_runs(runs), "runs": runs, "usage": usage,
-        "failures_by_reason": _count(p.error for p in preds if p.error),
+        "failures_by_reason": dict(Counter(p.error for p in preds if p.error)),
         "export_fingerprint": _export_fingerprint(run_dir),
     }
     write_outputs(run_dir, options.model, report, rows, preds)
@@ -293,18 +297,11 @@ def merged_usage(usage: dict[str, dict]) -> dict[str, dict]:
     """Usage per model with the per-repeat aliases summed into their model."""
     merged: dict[str, dict] = {}
     for alias, counts in usage.items():
-        target = merged.setdefault(alias.split("~repeat")[0], {})
+        target = merged.setdefault(alias.split(REPEAT_ALIAS)[0], {})
         for key, value in counts.items():
             if isinstance(value, (int, float)):
                 target[key] = round(target.get(key, 0) + value, 6)
     return merged
-
-
-def _count(values) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for value in values:
-        counts[value] = counts.get(value, 0) + 1
-    return counts
 
 
 def _export_fingerprint(run_dir: Path) -> str | None:
@@ -339,15 +336,9 @@ def write_outputs(run_dir: Path, model: str, report: dict, rows: list[dict],
 
 def plot_heatmap(report: dict, path: Path) -> None:
     """Tiers x types: mean per-type recall on hallucinated samples (blank: no such samples)."""
-    import io
+    from longnovel.stats import pyplot, save_figure
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from longnovel.pipeline import atomic_write_bytes
-
+    plt = pyplot()
     tiers = report["tiers"]
     cells = [[report["summary"][t]["type_recall"].get(k, {}).get("mean", float("nan"))
               for k in TYPE_IDS] for t in tiers]
@@ -362,11 +353,7 @@ def plot_heatmap(report: dict, path: Path) -> None:
                 ax.text(x, y, f"{value:.2f}", ha="center", va="center", fontsize=8, color="w")
     ax.set_title(f"{report['model']}: per-type recall ({report['split']})")
     fig.colorbar(image, ax=ax)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    atomic_write_bytes(path, buffer.getvalue())
+    save_figure(fig, path)
 
 
 def metrics_table(report: dict) -> str:

@@ -23,7 +23,13 @@ import pyarrow.parquet as pq
 
 from longnovel.errors import LongnovelError
 from longnovel.samples import label_of, relabel
-from longnovel.taxonomy import TYPE_IDS, UNKNOWN, normalize_type
+from longnovel.taxonomy import (
+    TYPE_IDS,
+    UNKNOWN,
+    is_hallucinated,
+    normalize_types,
+    split_type_names,
+)
 
 STORE = Path("reviews") / "reviews.jsonl"
 SHOWN = ["id", "tier", "split", "language", "source", "excerpt", "changed_span", "summary",
@@ -32,7 +38,6 @@ EDITABLE = ["corrected_summary", "corrected_label", "corrected_score", "correcte
             "corrected_reason", "note", "reviewer"]
 COLUMNS = SHOWN + EDITABLE
 EXCERPT_CHARS = {"en": 1500, "zh": 700}
-TYPE_SEPARATORS = re.compile(r"[,;，；、/|]+")
 REVIEWED_REASON = {"en": "Judgment corrected by human review.", "zh": "该判断经人工审核修正。"}
 
 
@@ -68,7 +73,7 @@ def exported_rows(run_dir: Path, tier: str | None = None, split: str | None = No
 
 def injection_spans(run_dir: Path) -> dict[str, tuple[str, str]]:
     """Sample id -> (original span, hallucinated span) for the valid injections of a run."""
-    from longnovel.samples import sample_id
+    from longnovel.samples import sample_id, sample_kind
 
     run_dir = Path(run_dir)
     paths = [run_dir / "inject/injections.parquet", run_dir / "expand/windows.parquet"]
@@ -81,7 +86,7 @@ def injection_spans(run_dir: Path) -> dict[str, tuple[str, str]]:
         window = windows.get(row["window_id"])
         if row["valid"] and window is not None:
             key = sample_id(window, "injection", row["generator"],
-                            row["type"] + row["subtype"], row["summary"])
+                            sample_kind([row["type"]], row["subtype"]), row["summary"])
             spans[key] = (row["original_span"] or "", row["hallucinated_span"] or "")
     return spans
 
@@ -175,14 +180,8 @@ def read_review_file(path: Path) -> list[dict]:
 
 def parse_types(text: str) -> tuple[list[str], list[str]]:
     """Type ids from a cell (ids or names, comma separated); returns (ids, unknown names)."""
-    ids, bad = [], []
-    for name in filter(None, (p.strip() for p in TYPE_SEPARATORS.split(text))):
-        tid = normalize_type(name)
-        if tid == UNKNOWN:
-            bad.append(name)
-        elif tid not in ids:
-            ids.append(tid)
-    return ids, bad
+    ids, bad = normalize_types(split_type_names(text))
+    return [t for t in ids if t != UNKNOWN], bad
 
 
 def _score(cell: str, errors: list[str], where: str) -> int | None:
@@ -226,7 +225,7 @@ def check_row(cells: dict, current: dict | None, reviewer: str | None,
     if types and effective >= 3:
         errors.append(f"{where}: corrected_types given but the score is {effective}; types are "
                       "listed only for hallucinated samples (score below 3)")
-    if effective < 3 and not types and not current["hallucination_types"]:
+    if is_hallucinated(effective) and not types and not current["hallucination_types"]:
         errors.append(f"{where}: a hallucinated sample needs corrected_types")
     who = edits["reviewer"] or reviewer
     if not who:

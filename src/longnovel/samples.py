@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from functools import cache
-from importlib import resources
+
+from longnovel.taxonomy import is_hallucinated
+from longnovel.templates import load_prompt
 
 HUMAN_REASON = {
     "en": "The summary is the human-written reference summary of this article.",
@@ -16,22 +17,19 @@ SUMMARY_LINE = {"en": "Summary:", "zh": "摘要："}
 SOURCES = ("human", "arbitration", "injection")
 
 
-@cache
 def instruction(language: str) -> str:
     """The detection prompt (rubric and reply format) in ``language``."""
-    folder = "zh" if language == "zh" else "en"
-    return resources.files("longnovel").joinpath(f"prompts/{folder}/detect.txt").read_text(
-        encoding="utf-8").strip()
+    return load_prompt("detect", language)
 
 
 def label_of(score: int) -> str:
-    return "hallucinated" if score < 3 else "consistent"
+    return "hallucinated" if is_hallucinated(score) else "consistent"
 
 
 def gold_output(score: int, types: list[str], reason: str) -> str:
     """The gold judgment as a JSON string; types are omitted when the score is 3 or more."""
     body: dict = {"score": int(score)}
-    if score < 3:
+    if is_hallucinated(score):
         body["hallucination_types"] = list(types)
     body["reason"] = reason
     return json.dumps(body, ensure_ascii=False)
@@ -49,13 +47,18 @@ def sample_id(window: dict, source: str, generator: str, kind: str, summary: str
     return f"{window['tier']}-{window['language']}-{source[:3]}-{digest}"
 
 
+def sample_kind(types: list[str], subtype: str) -> str:
+    """The type part of a sample's id: its hallucination types and sub-type."""
+    return "/".join(types) + subtype
+
+
 def make_sample(window: dict, *, source: str, generator: str, summary: str, score: int,
                 types: list[str], reason: str, subtype: str = "") -> dict:
     """One release row (without ``split``) for a window and a labelled summary."""
     language = window["language"]
-    kept_types = list(types) if int(score) < 3 else []
+    kept_types = list(types) if is_hallucinated(int(score)) else []
     row = {
-        "id": sample_id(window, source, generator, "/".join(kept_types) + subtype, summary),
+        "id": sample_id(window, source, generator, sample_kind(kept_types, subtype), summary),
         "language": language, "tier": window["tier"], "book_id": window["book_id"],
         "title": window["title"], "n_tokens": int(window["n_tokens"]),
         "article": window["article"], "source": source, "generator": generator,
@@ -68,7 +71,7 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
 def relabel(row: dict, *, summary: str, score: int, types: list[str], reason: str) -> dict:
     """A copy of release ``row`` with a new judgment; label, input and output follow. The id stays."""
     score = int(score)
-    types = list(types) if score < 3 else []
+    types = list(types) if is_hallucinated(score) else []
     return {**row, "summary": summary, "score": score, "label": label_of(score),
             "hallucination_types": types, "reason": reason,
             "input": detection_input(row["article"], summary, row["language"]),

@@ -83,13 +83,19 @@ def judge_agreement(run_dir: Path) -> dict | None:
             "mean_agreement": round(statistics.fmean(values), 4) if values else None}
 
 
+def _selected_rows(run_dir: Path, tiers: list[str] | None) -> list[dict]:
+    rows = exported_rows(run_dir)
+    return [r for r in rows if r["tier"] in tiers] if tiers else rows
+
+
 def compute_stats(run_dir: Path, tokenizer, tiers: list[str] | None = None) -> dict:
     """Everything ``stats.json`` holds, from the exported files of ``run_dir``.
 
     ``tiers`` limits and orders the tiers (default: every exported tier, sorted)."""
-    rows = exported_rows(run_dir)
-    if tiers:
-        rows = [r for r in rows if r["tier"] in tiers]
+    return _stats_of(_selected_rows(run_dir, tiers), Path(run_dir), tokenizer, tiers)
+
+
+def _stats_of(rows: list[dict], run_dir: Path, tokenizer, tiers: list[str] | None) -> dict:
     summary_tokens = tokenizer.count_batch([r["summary"] for r in rows]) if rows else []
     stats = export_stats(rows)
     present = {r["tier"] for r in rows}
@@ -97,7 +103,7 @@ def compute_stats(run_dir: Path, tokenizer, tiers: list[str] | None = None) -> d
     stats["by_subtype"] = subtype_counts(rows)
     stats["by_tier_source_label"] = {
         tier: dict(Counter(f"{r['source']}/{r['label']}" for r in rows if r["tier"] == tier))
-        for tier in sorted({r["tier"] for r in rows})}
+        for tier in sorted(present)}
     stats["article_tokens"] = {"all": describe([r["n_tokens"] for r in rows]),
                                "by_tier": _grouped(rows, "tier", [r["n_tokens"] for r in rows])}
     stats["summary_tokens"] = {"all": describe(summary_tokens),
@@ -109,10 +115,30 @@ def compute_stats(run_dir: Path, tokenizer, tiers: list[str] | None = None) -> d
     return stats
 
 
-def plot_types_per_tier(stats: dict, path: Path) -> None:
-    """Stacked bars: hallucinated samples per tier, one colour per type."""
+def pyplot():
+    """``matplotlib.pyplot`` on the Agg backend (no display needed), imported on first use."""
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def save_figure(fig, path: Path) -> None:
+    """Write ``fig`` as a PNG to ``path`` atomically and close it."""
+    import io
+
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=110)
+    pyplot().close(fig)
+    atomic_write_bytes(path, buffer.getvalue())
+
+
+def plot_types_per_tier(stats: dict, path: Path) -> None:
+    """Stacked bars: hallucinated samples per tier, one colour per type."""
+    plt = pyplot()
     by_tier = stats["by_tier_type"]
     tiers = stats["tiers"]
     types = sorted({t for counts in by_tier.values() for t in counts})
@@ -125,26 +151,24 @@ def plot_types_per_tier(stats: dict, path: Path) -> None:
     ax.set(xlabel="tier", ylabel="samples", title="Hallucination types per tier")
     if types:
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_article_tokens(rows_by_tier: dict[str, list[int]], path: Path) -> None:
     """Box plot of article length (tokens) per tier."""
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     tiers = list(rows_by_tier)
     if tiers:
         ax.boxplot([rows_by_tier[t] for t in tiers])
         ax.set_xticks(range(1, len(tiers) + 1), tiers)
     ax.set(xlabel="tier", ylabel="article tokens", title="Article length per tier")
-    _save(fig, path)
+    save_figure(fig, path)
 
 
 def plot_scores(stats: dict, path: Path) -> None:
     """Grouped bars: samples per gold score (0-5), one group per source."""
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     sources = [s for s in stats["scores"] if s != "all"]
     fig, ax = plt.subplots(figsize=(7, 4))
     width = 0.8 / max(1, len(sources))
@@ -156,34 +180,18 @@ def plot_scores(stats: dict, path: Path) -> None:
     ax.set(xlabel="gold score", ylabel="samples", title="Score distribution per source")
     if sources:
         ax.legend(fontsize=8)
-    _save(fig, path)
-
-
-def _save(fig, path: Path) -> None:
-    import io
-
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    atomic_write_bytes(path, buffer.getvalue())
+    save_figure(fig, path)
 
 
 def write_stats(run_dir: Path, tokenizer, tiers: list[str] | None = None) -> tuple[Path, dict]:
     """Compute the stats, write ``stats.json`` and the plots; return the folder and stats."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     run_dir = Path(run_dir)
     folder = run_dir / FOLDER
-    stats = compute_stats(run_dir, tokenizer, tiers)
-    rows = exported_rows(run_dir)
+    rows = _selected_rows(run_dir, tiers)
+    stats = _stats_of(rows, run_dir, tokenizer, tiers)
     lengths: dict[str, list[int]] = {tier: [] for tier in stats["tiers"]}
     for row in rows:
-        if row["tier"] in lengths:
-            lengths[row["tier"]].append(row["n_tokens"])
+        lengths[row["tier"]].append(row["n_tokens"])
     plot_types_per_tier(stats, folder / PLOTS["types_per_tier"])
     plot_article_tokens(lengths, folder / PLOTS["article_tokens_per_tier"])
     plot_scores(stats, folder / PLOTS["score_per_source"])

@@ -20,6 +20,18 @@ TYPES: dict[str, dict] = {
 }
 TYPE_IDS: list[str] = list(TYPES)
 UNKNOWN = "unknown"
+HALLUCINATED_BELOW = 3  # the rubric: a summary scoring below 3 is hallucinated
+TYPE_SEPARATORS = re.compile(r"[,;，；、/|]+")
+
+
+def is_hallucinated(score: float) -> bool:
+    """True when the rubric score marks the summary as hallucinated."""
+    return score < HALLUCINATED_BELOW
+
+
+def split_type_names(text: str) -> list[str]:
+    """The names in a list written as text ("entity, 时序错乱; number")."""
+    return [part.strip() for part in TYPE_SEPARATORS.split(text) if part.strip()]
 
 # Loose names that models use, in both languages, lower-cased and stripped of spaces,
 # hyphens and underscores before lookup.

@@ -145,19 +145,20 @@ def test_target_length_and_summary_cleaning():
 
 
 def test_window_selection_honours_tiers_and_spreads_the_cap_across_books():
-    from types import SimpleNamespace
+    from pathlib import Path
 
     import pyarrow as pa
 
     from longnovel.config import Config
     from longnovel.stages.arbitrate import select_windows
+    from longnovel.stages.base import StageContext
 
     rows = [{"window_id": f"{tier}:{book}:{i}", "tier": tier, "language": "en", "book_id": book,
              "article": "a", "reference_summary": "r"}
             for tier in ("S", "M") for book in ("x", "y", "z") for i in range(4)]
     config = Config.model_validate({"corpus": [{"path": "p", "format": "dir", "language": "en"}],
                                     "arbitrate": {"max_windows_per_tier": 3}})
-    ctx = SimpleNamespace(config=config, tiers=["M"])
+    ctx = StageContext(config, Path("unused-run-dir"), ["M"], False, stage="arbitrate")
     chosen, left_out = select_windows(ctx, pa.Table.from_pylist(rows))
     assert {w["tier"] for w in chosen} == {"M"} and left_out == 9
     assert sorted(w["book_id"] for w in chosen) == ["x", "y", "z"]

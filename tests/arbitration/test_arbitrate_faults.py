@@ -22,6 +22,7 @@ from longnovel.stages.base import StageContext
 
 WINDOWS = 6  # max_windows_per_tier in the test config
 CONCURRENCY = 2
+EXPECTED = WINDOWS * 3 * 3  # each model: a summary and two judgments per window
 
 
 def stage_ctx(config_path) -> StageContext:
@@ -37,6 +38,21 @@ def stage_ctx(config_path) -> StageContext:
 
 def rows(result, name: str) -> list[dict]:
     return result.tables[name].to_pylist()
+
+
+def build_killed_midway(servers, config) -> None:
+    """Run ``longnovel build`` in a child process and SIGKILL it once the servers have answered
+    half of arbitrate's requests (or after 40 s); the child must die by the kill."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "longnovel.cli", "build", "-c", str(config), "--no-progress"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    deadline = time.monotonic() + 40
+    while (sum(len(s.answered) for s in servers.values()) < EXPECTED // 2
+           and time.monotonic() < deadline):
+        time.sleep(0.005)
+    child.send_signal(signal.SIGKILL)
+    child.wait(timeout=10)
+    assert child.returncode == -signal.SIGKILL
 
 
 def test_garbled_judgments_are_kept_counted_and_outvoted(servers, tmp_path):
@@ -94,19 +110,9 @@ def test_sigkill_mid_stage_then_rerun_completes(servers, tmp_path):
     for server in servers.values():
         server.latency = 0.1
     config = arbitration_config(tmp_path, servers, max_concurrency=CONCURRENCY)
-    child = subprocess.Popen(
-        [sys.executable, "-m", "longnovel.cli", "build", "-c", str(config), "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
-    expected = WINDOWS * 3 * 3  # each model: a summary and two judgments per window
-    deadline = time.monotonic() + 40
-    while (sum(len(s.answered) for s in servers.values()) < expected // 2
-           and time.monotonic() < deadline):
-        time.sleep(0.005)
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=10)
-    assert child.returncode == -signal.SIGKILL
+    build_killed_midway(servers, config)
     answered = {name: list(s.answered) for name, s in servers.items()}
-    assert expected // 2 <= sum(map(len, answered.values())) < expected
+    assert EXPECTED // 2 <= sum(map(len, answered.values())) < EXPECTED
     assert not (tmp_path / "run/arbitrate/labels.parquet").exists()
     sent_before = {name: s.count() for name, s in servers.items()}
 
@@ -119,7 +125,7 @@ def test_sigkill_mid_stage_then_rerun_completes(servers, tmp_path):
         paid_twice = set(answered[name]) & set(resent)
         assert len(paid_twice) <= CONCURRENCY, name
         assert len(answered[name]) + len(resent) - len(paid_twice) == 3 * WINDOWS, name
-    assert total_requests(servers) <= expected + 3 * CONCURRENCY
+    assert total_requests(servers) <= EXPECTED + 3 * CONCURRENCY
 
 
 def test_sigkill_under_failures_and_garbled_replies_then_resume(servers, tmp_path):
@@ -129,16 +135,7 @@ def test_sigkill_under_failures_and_garbled_replies_then_resume(servers, tmp_pat
         server.latency = 0.1
         server.chaos(fail=0.2, garble=0.1, seed=seed)
     config = arbitration_config(tmp_path, servers, max_concurrency=CONCURRENCY, max_retries=1)
-    child = subprocess.Popen(
-        [sys.executable, "-m", "longnovel.cli", "build", "-c", str(config), "--no-progress"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
-    expected = WINDOWS * 3 * 3
-    deadline = time.monotonic() + 40
-    while (sum(len(s.answered) for s in servers.values()) < expected // 2
-           and time.monotonic() < deadline):
-        time.sleep(0.005)
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=10)
+    build_killed_midway(servers, config)
     answered = {name: set(s.answered) for name, s in servers.items()}
     answered_count = {name: len(s.answered) for name, s in servers.items()}
 

@@ -161,3 +161,16 @@ def test_plan_counts_both_rounds(built):
     judgments = [p for p in planned if "<summary>" in p.messages[1]["content"]]
     assert all(p.expected_completion_tokens == arbitrate.JUDGMENT_COMPLETION_TOKENS
                for p in judgments)
+
+
+def test_stats_report_the_judges_agreement(built):
+    config, run = built
+    result = cli.invoke(app, ["stats", "-c", str(config)])
+    assert result.exit_code == 0, result.output
+    agreement = json.loads((run / "stats/stats.json").read_text(encoding="utf-8"))[
+        "judge_agreement"]
+    # scripted: a's and b's summaries have both judges on one side, c's are split 1:1
+    assert agreement["labels"] == 18 and agreement["mean_agreement"] == round(15 / 18, 4)
+    reported = agreement["from_manifest"]["agreement"]
+    assert reported["mean_label_agreement"] == agreement["mean_agreement"]
+    assert {tuple(p["judges"]) for p in reported["pairs"]} == {("a", "b"), ("a", "c"), ("b", "c")}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from test_inject_stage import EN_SUMMARY, make_ctx, windows_table
+from test_inject_stage import EN_ARTICLE, EN_SUMMARY, ZH_ARTICLE, make_ctx, windows_table
 
-from longnovel.injection import NotApplicable, validate
+from longnovel.injection import NotApplicable, extract_entities, validate
+from longnovel.injection.llm_entities import entity_messages
 from longnovel.injection.llm_generator import build_messages, candidate_from_reply
 from longnovel.llm import LLMRunner, ModelConfig
 from longnovel.stages import inject
@@ -92,3 +93,38 @@ def test_garbled_replies_become_rows_with_reasons(llm_server, tmp_path):
         (lang, t) for lang in ("en", "zh") for t in TYPE_IDS}
     assert all(r["valid"] or r["reject_reason"] for r in rows)
     assert any(r["reject_reason"].startswith("llm_") for r in rows)
+
+
+def test_llm_entities_fall_back_to_the_lexical_ones(llm_server, tmp_path):
+    """en windows get the model's entities (only names that occur in the article); a zh reply
+    without entities falls back to the lexical extraction and is counted as a failure."""
+    def reply(messages):
+        if "Article:" in messages[-1]["content"]:
+            return json.dumps({"entities": [{"name": "Pell", "type": "person", "count": 9},
+                                             {"name": "Nobody Here", "type": "person"}]})
+        return json.dumps({"entities": []})
+
+    llm_server.reply = reply
+    ctx = make_ctx(windows_table(), runner=runner_for(llm_server, tmp_path), entities="m",
+                   _models={"m": {"provider": "openai", "model": "fake",
+                                  "base_url": llm_server.base_url}})
+    result = inject.run(ctx)
+    rows = result.tables["entities.parquet"].to_pylist()
+    en = [(r["name"], r["type"], r["count"]) for r in rows if r["window_id"] == "S-en-0"]
+    assert en == [("Pell", "person", EN_ARTICLE.count("Pell"))]
+    zh = {r["name"] for r in rows if r["window_id"] == "S-zh-0"}
+    assert zh == {e["name"] for e in extract_entities(ZH_ARTICLE, "zh")}
+    assert result.failures["entities_empty"] == 2
+
+
+def test_plan_requests_match_the_first_round(tmp_path):
+    ctx = make_ctx(windows_table(), generator="m", entities="m", types_per_window=3,
+                   _models={"m": {"provider": "openai", "model": "fake", "base_url": "http://h"}})
+    ctx.tokenizer = WordTokenizer()
+    planned = inject.plan_requests(ctx)
+    assert len(planned) == 4 + 4 * 3 and {p.model for p in planned} == {"m"}
+    assert planned[0].messages == entity_messages(EN_ARTICLE, "en")
+    first = [p.messages[-1]["content"] for p in planned[4:7]]
+    assert all(EN_SUMMARY in text for text in first)
+    assert len(set(first)) == 3  # three different types for the first window
+    assert inject.plan_requests(make_ctx(windows_table())) == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from helpers_injection import candidate_of
 
@@ -23,6 +25,8 @@ CASES = [
      "由于这个缘故，小满离开了墨坊。"),
     ("causal", "invert", "她因为思念家乡，所以整日哭泣。", "她因为思念家乡，所以整日哭泣。",
      "她因为整日哭泣，所以思念家乡。"),
+    ("causal", "replace", "顾衡山前往临川府卖墨。小满在院中读书。她因为思念家乡，所以整日哭泣。",
+     "她因为思念家乡，所以整日哭泣。", "她因为顾衡山前往临川府卖墨，所以整日哭泣。"),
 ]
 
 
@@ -37,8 +41,8 @@ def test_exact_change(zh_entities, type_id, subtype, summary, original, hallucin
 def test_chinese_numerals_and_years(zh_entities):
     cand = candidate_of("周大有召集了一百零八位船夫。", "zh", zh_entities, "number", "quantity")
     assert cand.hallucinated_span.startswith("周大有召集了") and "一百零八" not in cand.summary
-    cand = candidate_of("此事发生在一七九三年的秋天。", "zh", zh_entities, "number", "time")
-    assert cand.summary != "此事发生在一七九三年的秋天。"
+    cand = candidate_of("此事发生在一七九三年。", "zh", zh_entities, "number", "time")
+    assert re.fullmatch("此事发生在一七九[〇一五六八]年。", cand.summary), cand.summary
 
 
 def test_idiomatic_one_is_not_a_number(zh_entities):
@@ -50,12 +54,6 @@ def test_temporal_swap_keeps_the_connective(zh_entities):
     summary = "青禾病倒在床上。随后小满离开了墨坊。"
     cand = candidate_of(summary, "zh", zh_entities, "temporal", "swap")
     assert cand.summary == "小满离开了墨坊。随后青禾病倒在床上。"
-
-
-def test_causal_replace(zh_entities):
-    summary = "顾衡山前往临川府卖墨。小满在院中读书。她因为思念家乡，所以整日哭泣。"
-    cand = candidate_of(summary, "zh", zh_entities, "causal", "replace")
-    assert cand.hallucinated_span == "她因为顾衡山前往临川府卖墨，所以整日哭泣。"
 
 
 def test_fabrication(zh_entities):

@@ -8,6 +8,11 @@ from longnovel.injection import assign_types, extract_entities, merge_entities, 
 from longnovel.taxonomy import TYPE_IDS
 
 
+def _counts(text: str, language: str) -> dict[tuple[str, str], int]:
+    """{(name, type): count} of the lexical entities of ``text``."""
+    return {(e["name"], e["type"]): e["count"] for e in extract_entities(text, language)}
+
+
 def test_split_en_handles_abbreviations_and_quotes():
     text = 'Mr. Vale met Dr. J. Tolley at St. Brennan\'s. "Go!" she cried. Then he left...\n\nNext'
     assert split_sentences(text, "en") == [
@@ -30,7 +35,7 @@ def test_en_entities_filter_sentence_starts_and_type_places():
     text = ("Wren Halloway walked to Lantern Street. Mr. Vale was there with Mabry. "
             "Later she went to Harrowmere with her aunt. In Harrowmere, she met Mr. Vale again. "
             "However, Mabry wrote to Wren from Harrowmere. Lantern Street was busy.")
-    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "en")}
+    got = _counts(text, "en")
     assert got[("Mr. Vale", "person")] == 2
     assert got[("Harrowmere", "place")] == 3
     assert got[("Lantern Street", "place")] == 2
@@ -43,7 +48,7 @@ def test_en_entities_possessives_dates_and_things():
             "him. Wren walked along the North Mole to Netters' Row. She waited on the North Mole "
             "and then went home to Netters' Row. Pell's mother said, \"Keep away from it.\" "
             "Wren said, \"Keep the key.\" Wren's Aunt Mabry laughed; Aunt Mabry knew.")
-    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "en")}
+    got = _counts(text, "en")
     assert got[("Orrin", "person")] == 2
     assert got[("North Mole", "place")] == 2 and got[("Netters' Row", "place")] == 2
     assert got[("Aunt Mabry", "person")] == 2
@@ -57,7 +62,7 @@ def test_zh_entities_find_invented_names():
     text = ("船夫周大有把外甥沈小满送到青砚镇。沈小满给师父顾衡山磕了头。顾衡山的女儿顾青禾管账。"
             "青禾说：“你来了。”小满笑了。青禾问小满饿不饿。周大有说要回白鹭河。小满明白舅舅的意思。"
             "第二天，小满和青禾去了青砚镇的西街。陆先生在西街等着小满。陆先生说墨不够用。顾衡山明白了。")
-    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "zh")}
+    got = _counts(text, "zh")
     people = {name for name, kind in got if kind == "person"}
     assert people == {"周大有", "沈小满", "顾衡山", "小满", "青禾", "陆先生"}
     assert got[("小满", "person")] == 5 and got[("顾衡山", "person")] == 3
@@ -67,7 +72,7 @@ def test_zh_entities_find_invented_names():
 
 def test_zh_entities_full_names_with_kinship():
     text = "沈小满在松岭遇见了顾青禾。顾青禾哭了。沈小满的父亲早已去世。顾衡山很生气，顾衡山的父亲也早已去世。"
-    got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}
+    got = set(_counts(text, "zh"))
     assert {("沈小满", "person"), ("顾青禾", "person"), ("顾衡山", "person"),
             ("父亲", "kinship")} <= got
     assert not any(kind == "place" for _, kind in got)  # 衡山 inside 顾衡山 is no mountain
@@ -79,7 +84,7 @@ def test_zh_compound_surname_aliases_and_titles_counted_once():
             "晓梅问孟掌柜：“他一个人去的？”孟掌柜点头。晓梅心里很不安，她决定去江州城找他。"
             "她在江州城的客栈里等了三天，才见到欧阳明。欧阳明说他在找他的哥哥。"
             "林晓梅高兴地说：“我陪你去。”两人一起离开了江州城。晓梅说她明白了。")
-    got = {(e["name"], e["type"]): e["count"] for e in extract_entities(text, "zh")}
+    got = _counts(text, "zh")
     people = {name: n for (name, kind), n in got.items() if kind == "person"}
     assert people == {"欧阳明": 5, "晓梅": 4, "林晓梅": 3, "孟掌柜": 3}
     assert got[("江州城", "place")] == 4

@@ -347,3 +347,20 @@ def test_progress_bar_goes_to_stderr(llm_server, tmp_path, provider, word_tokeni
         runner.run(requests(3))
     captured = capfd.readouterr()
     assert "judge" in captured.err and "3/3" in captured.err and captured.out == ""
+
+
+def test_duplicate_requests_report_the_same_tokens_cold_and_warm(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    """Identical requests are sent once; their tokens count once, whether sent or cached."""
+    batch = requests(3) + requests(3)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        runner.run(batch)
+        cold = runner.usage()["m"]
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        runner.run(batch)
+        warm = runner.usage()["m"]
+    assert llm_server.count() == 3 and cold["requests"] == 3 and warm["requests"] == 0
+    assert warm["cache_hits"] == 6
+    for key in ("prompt_tokens", "completion_tokens"):
+        assert warm[key] == cold[key] > 0

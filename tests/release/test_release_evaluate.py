@@ -95,8 +95,12 @@ def test_repeats_are_distinct_cached_requests(fixture_run, llm_server, monkeypat
     assert llm_server.count() == 3 * n
     seeds = sorted({r["body"].get("seed") for r in llm_server.requests}, key=str)
     assert seeds == [1, 2, None]
-    assert "step" in llm_server.requests[0]["body"]["messages"][0]["content"].lower() or \
-        "逐步" in llm_server.requests[0]["body"]["messages"][0]["content"]
+    cot = {"en": "sentence by sentence", "zh": "逐步分析"}  # each language's reasoning request
+    for request in llm_server.requests:
+        system, user = (m["content"] for m in request["body"]["messages"])
+        assert cot["zh" if "\n\n摘要：\n" in user else "en"] in system
+    assert {"\n\n摘要：\n" in r["body"]["messages"][1]["content"]
+            for r in llm_server.requests} == {True, False}  # both languages were asked
     metrics = json.loads((run_dir / "evaluate/judge/metrics.json").read_text())
     assert metrics["repeats"] == 3 and len(metrics["runs"]) == 3
     assert metrics["summary"]["XS"]["accuracy"]["std"] == 0.0

@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from longnovel.arbitration.judgment import HALLUCINATED_BELOW, round_half_down
-from longnovel.taxonomy import TYPE_IDS
+from longnovel.arbitration.judgment import round_half_down
+from longnovel.taxonomy import HALLUCINATED_BELOW, TYPE_IDS
 
 HALLUCINATED, CONSISTENT, DISPUTED = "hallucinated", "consistent", "disputed"
 RULES = ("majority", "unanimous")

@@ -8,10 +8,8 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from longnovel.taxonomy import normalize_types
+from longnovel.taxonomy import HALLUCINATED_BELOW, normalize_types, split_type_names
 
-HALLUCINATED_BELOW = 3
-_SPLIT_TYPES = re.compile(r"[,;，；、/|]+")
 _FIRST_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
@@ -50,7 +48,7 @@ class JudgeReply(BaseModel):
         if value is None:
             return []
         if isinstance(value, str):
-            return [part.strip() for part in _SPLIT_TYPES.split(value) if part.strip()]
+            return split_type_names(value)
         if isinstance(value, list):
             return [_type_name(item) for item in value if _type_name(item)]
         return value

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
+
+from longnovel.templates import load_prompt, prompt_language
 
 BLOCK_JOIN = "\n\n"
 ARTICLE_FIRST = "article_first"
@@ -26,16 +26,9 @@ _WRAPPER = re.compile(r"^\s*<summary>\s*(.*?)\s*</summary>\s*$", re.DOTALL)
 _LABEL = re.compile(r"^\s*(?:\*\*)?(?:summary|摘要)(?:\*\*)?\s*[:：]\s*", re.IGNORECASE)
 
 
-def lang_of(language: str) -> str:
-    """The template folder of a language: zh, or en for everything else."""
-    return "zh" if language == "zh" else "en"
-
-
-@cache
 def template(name: str, language: str) -> str:
-    """The text of ``prompts/<lang>/arbitrate_<name>.txt``, without its trailing newline."""
-    path = resources.files("longnovel") / "prompts" / lang_of(language) / f"arbitrate_{name}.txt"
-    return path.read_text(encoding="utf-8").rstrip("\n")
+    """The text of ``prompts/<lang>/arbitrate_<name>.txt``."""
+    return load_prompt(f"arbitrate_{name}", language)
 
 
 def fill(text: str, **values: str) -> str:
@@ -69,7 +62,7 @@ def shared_prefix(article: str, language: str) -> tuple[str, str]:
 
 def target_length(reference: str, language: str) -> int:
     """The summary length to ask for: the reference's words (en) or characters (zh), in tens."""
-    if lang_of(language) == "zh":
+    if prompt_language(language) == "zh":
         size = len(re.sub(r"\s+", "", reference))
     else:
         size = len(reference.split())
@@ -98,9 +91,3 @@ def clean_summary(text: str) -> str:
     if wrapped:
         text = wrapped.group(1)
     return _LABEL.sub("", text, count=1).strip()
-
-
-def template_texts() -> dict[str, str]:
-    """Every arbitrate template, for the stage fingerprint (editing a prompt re-runs it)."""
-    return {f"{lang}/{name}": template(name, lang) for lang in ("en", "zh")
-            for name in ("system", "article", "summarize", "reference", "judge")}

@@ -96,7 +96,7 @@ def _en_counts(text: str) -> Counter:
                     continue
                 offset += piece.index(name)
                 spans[name] += 1
-                if _starts_sentence(text, start, offset) is False:
+                if not _starts_sentence(text, start, offset):
                     mid_sentence.add(name)
                 context.setdefault(name, []).append(_previous_words(text, offset))
     kinds = {name: _en_kind(name, context[name]) for name in spans

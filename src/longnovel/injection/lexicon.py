@@ -60,7 +60,7 @@ ZH_NOT_PLACE_STEMS = set("上下进出回到去来过登爬满半全后前深高
 EN_HONORIFICS = [
     "Mr.", "Mrs.", "Ms.", "Miss", "Dr.", "Sir", "Lady", "Lord", "Madame", "Monsieur", "Mme.",
     "Captain", "Colonel", "General", "Major", "Lieutenant", "Sergeant", "Professor", "Reverend",
-    "Father", "Mother", "Sister", "Brother", "Aunt", "Uncle", "Uncle", "King", "Queen", "Prince",
+    "Father", "Mother", "Sister", "Brother", "Aunt", "Uncle", "King", "Queen", "Prince",
     "Princess", "Duke", "Duchess", "Count", "Countess", "Baron", "Baroness", "Earl", "Squire",
     "Judge", "Inspector", "Mistress", "Master", "Saint", "St.", "Dame", "Warden", "Deputy",
     "Mayor", "Governor", "Constable", "Bishop", "Chancellor", "Doctor", "Bosun", "Clerk",
@@ -186,12 +186,11 @@ EN_NEEDS_OBJECT = {"burns", "burned", "slaps", "slapped", "steals", "stole", "sc
                    "scolded", "mocks", "mocked", "ignores", "ignored", "teases", "teased",
                    "warns", "warned", "detains", "detained", "abandons", "abandoned",
                    "defends", "defended", "condemns", "condemned", "rejects", "rejected"}
-# Past participles of the replacement verbs, for "had walked" -> "had ridden".
+# Past participles of the replacement verbs, for "had walked" -> "had ridden"; a verb whose
+# participle is its past form (wept, led, failed) needs no entry.
 EN_PARTICIPLE_OF = {
-    "rode": "ridden", "wrote": "written", "stole": "stolen", "gave": "given", "wept": "wept",
-    "led": "led", "lost": "lost", "died": "died", "hid": "hidden", "brought": "brought",
-    "lied": "lied", "was": "been", "were": "been", "fell": "fallen", "broke": "broken",
-    "refused": "refused", "failed": "failed", "turned": "turned", "condemned": "condemned",
+    "rode": "ridden", "wrote": "written", "stole": "stolen", "gave": "given", "hid": "hidden",
+    "was": "been", "were": "been", "fell": "fallen", "broke": "broken",
 }
 EN_EVENT_OUTCOMES = {
     "is released": "is detained", "was released": "was detained", "releases": "detains",
@@ -276,10 +275,6 @@ ZH_NEGATED_WORDS = {"不肯": "肯", "不愿": "愿意", "不敢": "敢", "不�
                     "不想": "想", "不知": "知道", "不愿意": "愿意", "不让": "让", "不许": "允许",
                     "不准": "准许", "不知道": "知道", "没想到": "想到", "未能": "能够", "未曾": "曾"}
 ZH_VERB_HEADS = set("回去来到看找走见说做买卖写读听吃喝想拿送打发告认出进离")
-ZH_NOT_PREFIX_KEEP = {
-    "不过", "不久", "不断", "不少", "不同", "不管", "不仅", "不禁", "不料", "不错", "不幸", "不然",
-    "不如", "不安", "不满", "不但", "不必", "不停", "不得", "不论", "不住", "不由", "不曾",
-}
 
 # --- causal connectives -----------------------------------------------------------------------
 EN_CAUSAL_OPENERS = ["As a result, ", "Because of this, ", "For that reason, "]
@@ -292,27 +287,25 @@ EN_CAUSAL_MARKERS = ["because", "since", "so", "therefore", "as a result", "due 
 ZH_CAUSAL_MARKERS = ["因为", "由于", "所以", "因此", "于是", "因而", "为此", "以致", "导致"]
 
 # --- fabrication ------------------------------------------------------------------------------
+# en templates as (present tense, past tense), to match the tense of the summary.
 EN_REACTIONS = [
-    "{name} secretly feels ashamed of this.", "{name} is privately delighted by this.",
-    "{name} silently resolves to take revenge.", "{name} feels a pang of jealousy at this.",
-    "{name} is secretly relieved.", "{name} quietly fears that this will be discovered.",
-]
-EN_REACTIONS_PAST = [
-    "{name} secretly felt ashamed of this.", "{name} was privately delighted by this.",
-    "{name} silently resolved to take revenge.", "{name} felt a pang of jealousy at this.",
-    "{name} was secretly relieved.", "{name} quietly feared that this would be discovered.",
+    ("{name} secretly feels ashamed of this.", "{name} secretly felt ashamed of this."),
+    ("{name} is privately delighted by this.", "{name} was privately delighted by this."),
+    ("{name} silently resolves to take revenge.", "{name} silently resolved to take revenge."),
+    ("{name} feels a pang of jealousy at this.", "{name} felt a pang of jealousy at this."),
+    ("{name} is secretly relieved.", "{name} was secretly relieved."),
+    ("{name} quietly fears that this will be discovered.",
+     "{name} quietly feared that this would be discovered."),
 ]
 EN_FOLLOW_UPS = [
-    "Afterwards, {name} writes a long letter to {other}.",
-    "That same night, {name} sets off for {place} without telling anyone.",
-    "{name} then gives {other} a small silver ring.",
-    "Soon after, {name} falls ill and keeps to bed for a week.",
-]
-EN_FOLLOW_UPS_PAST = [
-    "Afterwards, {name} wrote a long letter to {other}.",
-    "That same night, {name} set off for {place} without telling anyone.",
-    "{name} then gave {other} a small silver ring.",
-    "Soon after, {name} fell ill and kept to bed for a week.",
+    ("Afterwards, {name} writes a long letter to {other}.",
+     "Afterwards, {name} wrote a long letter to {other}."),
+    ("That same night, {name} sets off for {place} without telling anyone.",
+     "That same night, {name} set off for {place} without telling anyone."),
+    ("{name} then gives {other} a small silver ring.",
+     "{name} then gave {other} a small silver ring."),
+    ("Soon after, {name} falls ill and keeps to bed for a week.",
+     "Soon after, {name} fell ill and kept to bed for a week."),
 ]
 ZH_REACTIONS = [
     "{name}心中暗暗感到羞愧。", "{name}对此暗自窃喜。", "{name}暗下决心要报复。",
@@ -324,7 +317,3 @@ ZH_FOLLOW_UPS = [
 ]
 EN_REPEAT_OPENER = "Later, "
 ZH_REPEAT_OPENER = "后来，"
-
-# --- pronouns ---------------------------------------------------------------------------------
-EN_SUBJECT_PRONOUNS = {"He", "She", "he", "she"}
-ZH_PRONOUNS = ["他", "她"]

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from longnovel.injection.entities import merge_entities
+from longnovel.injection.entities import ENTITY_TYPES, merge_entities
+from longnovel.injection.llm_generator import SYSTEM
+from longnovel.templates import load_prompt
 
 
 class EntityItem(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     name: str
-    type: Literal["person", "place", "org", "title", "kinship"]
+    type: Literal[ENTITY_TYPES]
     count: int = 1
 
 
@@ -25,20 +25,11 @@ class EntityReply(BaseModel):
     entities: list[EntityItem]
 
 
-@cache
-def _template(language: str) -> str:
-    lang = "zh" if language == "zh" else "en"
-    path = resources.files("longnovel.injection") / "prompts" / lang / "entities.txt"
-    return path.read_text(encoding="utf-8")
-
-
 def entity_messages(article: str, language: str) -> list[dict]:
     """Messages asking for the article's entities (the article first, then the task)."""
-    from longnovel.injection.llm_generator import SYSTEM
-
     lang = "zh" if language == "zh" else "en"
     header = "文章：\n" if lang == "zh" else "Article:\n"
-    user = header + article.strip() + "\n\n" + _template(lang)
+    user = header + article.strip() + "\n\n" + load_prompt("inject_entities", lang)
     return [{"role": "system", "content": SYSTEM[lang]}, {"role": "user", "content": user}]
 
 

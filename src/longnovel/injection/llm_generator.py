@@ -8,12 +8,11 @@ server's prefix cache serves all of them after the first.
 from __future__ import annotations
 
 import re
-from functools import cache
-from importlib import resources
 
 from pydantic import BaseModel, ConfigDict
 
 from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.templates import load_prompt
 
 NOT_APPLICABLE = "not_applicable"
 MAX_ENTITIES = 40
@@ -41,12 +40,9 @@ class InjectionReply(BaseModel):
     reason: str = ""
 
 
-@cache
 def load_template(type_id: str, language: str) -> str:
     """The prompt template of ``type_id`` in ``language`` (zh or en)."""
-    lang = "zh" if language == "zh" else "en"
-    path = resources.files("longnovel") / "prompts" / lang / f"inject_{type_id}.txt"
-    return path.read_text(encoding="utf-8")
+    return load_prompt(f"inject_{type_id}", language)
 
 
 def format_entities(entities: list[dict], language: str) -> str:

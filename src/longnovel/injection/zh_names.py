@@ -37,7 +37,7 @@ _PERSON_FLAGS = ("nr", "nrfg", "nrt")
 
 def person_counts(text: str, min_count: int) -> Counter:
     """Person names of ``text`` with their counts (full names, aliases, surname + title)."""
-    stats = _Stats(text)
+    stats = _stats_of(text)
     full, rare = _full_names(stats, min_count)
     names = Counter(full)
     for found in (_aliases(stats, set(full) | rare, min_count),
@@ -51,7 +51,6 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
                          min_count: int) -> Counter:
     """Names jieba tags as persons (nr) although its dictionary does not hold them as common
     words (小满 in a chapter that never gives the full name), under the same tests."""
-    stats = None
     found = Counter(w for w, f in tagged if f in _PERSON_FLAGS and len(w) >= 2
                     and _CJK_WORD.fullmatch(w) and w not in lexicon.ZH_STOP_NAMES
                     and w[-1] not in lexicon.ZH_PLACE_SUFFIXES)
@@ -59,7 +58,7 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
     for word, n in sorted(found.items(), key=lambda wn: (-wn[1], wn[0])):
         if n < max(min_count, MIN_TAGGED) or any(word in k or k in word for k in known | set(out)):
             continue
-        stats = stats or _Stats(text)
+        stats = _stats_of(text)
         positions = stats.positions(word)
         if stats.looks_like_name(word, positions, min_count):
             out[word] = len(positions)
@@ -69,11 +68,11 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
 def place_counts(tagged: list[tuple[str, str]], text: str, min_count: int) -> Counter:
     """Place and organization names (as ``(name, kind)``) from jieba ``(word, flag)`` tokens."""
     found: Counter = Counter()
+    suffixes = lexicon.ZH_PLACE_SUFFIXES | lexicon.ZH_ORG_SUFFIXES
     for k, (word, flag) in enumerate(tagged):
         nxt = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if not flag.startswith("n"):
             continue
-        suffixes = lexicon.ZH_PLACE_SUFFIXES | lexicon.ZH_ORG_SUFFIXES
         if len(nxt) == 1 and nxt in suffixes and flag not in _PERSON_FLAGS:
             word = word + nxt
         elif flag not in ("ns", "nt") and not (flag in _PERSON_FLAGS and word[-1] in suffixes):
@@ -155,6 +154,13 @@ class _Stats:
         """Stronger evidence, for a string whose given part is also an ordinary word."""
         return len(positions) >= 3 and (self.name_slot(positions) >= 0.5
                                         or self.speech(s, positions) >= MIN_SPEECH)
+
+
+@lru_cache(maxsize=1)
+def _stats_of(text: str) -> _Stats:
+    """The statistics of ``text``, built once for the person and the tagged-name passes (one
+    jieba segmentation of the article instead of two)."""
+    return _Stats(text)
 
 
 def _name_slot_before(text: str, p: int) -> bool:
@@ -271,10 +277,10 @@ def _aliases(stats: _Stats, full: set[str], min_count: int) -> Counter:
         if surname < 1:
             continue
         given = name[surname:]
-        alone = [p for p in stats.positions(given)
-                 if stats.text[max(0, p - surname) : p] != name[:surname]]
         if given in full or given[0] in lexicon.ZH_NOT_GIVEN:
             continue
+        alone = [p for p in stats.positions(given)
+                 if stats.text[max(0, p - surname) : p] != name[:surname]]
         if stats.looks_like_name(given, alone, min_count, names_ok=True):
             out[given] = len(alone)
     return out

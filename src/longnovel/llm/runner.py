@@ -167,9 +167,9 @@ class LLMRunner:
                 self.accounts.fail(job.model, result.error, len(job.indices))
             result.cached = True
             usage = self.accounts.of(job.model)
-            for _ in job.indices:
-                usage.cache_hits += 1
-                usage.add_tokens(reply.prompt_tokens, reply.completion_tokens, None)
+            usage.cache_hits += len(job.indices)
+            # tokens once per distinct request, as when it was sent
+            usage.add_tokens(reply.prompt_tokens, reply.completion_tokens, None)
             self._deliver(job, result, requests, results)
         return pending
 

@@ -13,7 +13,6 @@ rest of the pipeline runs on human and injected samples.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections import Counter
@@ -50,14 +49,13 @@ LABELS = pa.schema([("window_id", pa.string()), ("tier", pa.string()),
 
 
 def config_section(config: Config) -> dict:
-    from longnovel.arbitration.prompts import template_texts
+    from longnovel.templates import prompts_digest
 
     section = config.arbitrate.model_dump()
     used = set(config.arbitrate.summarizers) | set(config.arbitrate.judges)
     section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
     section["seed"] = config.seed
-    prompts = json.dumps(template_texts(), sort_keys=True, ensure_ascii=False)
-    section["prompts"] = hashlib.sha256(prompts.encode("utf-8")).hexdigest()[:16]
+    section["prompts"] = prompts_digest("arbitrate_")
     return section
 
 
@@ -89,9 +87,8 @@ def select_windows(ctx: StageContext, table: pa.Table) -> tuple[list[dict], int]
     with the seed, spread across books); and how many were left out."""
     from longnovel.windows import sample_spread
 
-    rows = table.select(WINDOW_COLUMNS).to_pylist()
-    if ctx.tiers:
-        rows = [r for r in rows if r["tier"] in ctx.tiers]
+    tiers = ctx.selected_tiers()
+    rows = [r for r in table.select(WINDOW_COLUMNS).to_pylist() if r["tier"] in tiers]
     cap = ctx.config.arbitrate.max_windows_per_tier
     chosen: list[dict] = []
     for tier in dict.fromkeys(r["tier"] for r in rows):

@@ -22,6 +22,7 @@ from longnovel.injection import (
     validate,
 )
 from longnovel.stages.base import StageContext, StageResult
+from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 UPSTREAM = ["expand"]
@@ -43,6 +44,10 @@ def config_section(config: Config) -> dict:
     used = {m for m in (config.inject.generator, config.inject.entities)
             if m not in ("rules", "lexical")}
     section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
+    if used:  # the prompts matter only when a model is asked
+        from longnovel.templates import prompts_digest
+
+        section["prompts"] = prompts_digest("inject_")
     return section
 
 
@@ -52,10 +57,8 @@ def run(ctx: StageContext) -> StageResult:
     runner = ctx.llm_runner() if _uses_model(inject) else None
     try:
         entities, entity_failures = _entities(ctx, windows, runner)
-        assigned = assign_types([(w["window_id"], w["tier"], w["language"]) for w in windows],
-                                inject.type_list(), inject.types_per_window, ctx.config.seed)
-        jobs = [(w, t) for w in windows for t in _in_type_order(assigned[w["window_id"]])]
-        if runner is None:
+        jobs = _jobs(windows, ctx.config)
+        if inject.generator == "rules":  # the runner may serve the entities only
             rows = _rules_rows(ctx, jobs, entities)
         else:
             rows = _llm_rows(ctx, jobs, entities, runner)
@@ -70,11 +73,7 @@ def run(ctx: StageContext) -> StageResult:
 
 
 def _windows(ctx: StageContext) -> list[dict]:
-    table = ctx.read("expand/windows.parquet")
-    columns = ["window_id", "tier", "language", "article", "reference_summary"]
-    rows = table.select(columns).to_pylist()
-    if ctx.tiers:
-        rows = [r for r in rows if r["tier"] in ctx.tiers]
+    rows = ctx.windows(["window_id", "tier", "language", "article", "reference_summary"])
     return sorted(rows, key=lambda r: r["window_id"])
 
 
@@ -82,21 +81,22 @@ def _uses_model(inject) -> bool:
     return inject.generator != "rules" or inject.entities != "lexical"
 
 
-def _in_type_order(types: list[str]) -> list[str]:
-    from longnovel.taxonomy import TYPE_IDS
-
-    return sorted(types, key=TYPE_IDS.index)
+def _jobs(windows: list[dict], config: Config) -> list[tuple[dict, str]]:
+    """(window, type) for every window and each of its assigned types, in taxonomy order."""
+    inject = config.inject
+    assigned = assign_types([(w["window_id"], w["tier"], w["language"]) for w in windows],
+                            inject.type_list(), inject.types_per_window, config.seed)
+    return [(w, t) for w in windows for t in sorted(assigned[w["window_id"]], key=TYPE_IDS.index)]
 
 
 # --- entities ---------------------------------------------------------------------------------
 
 def _entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Counter]:
     """Entities per window id; a failed LLM extraction falls back to the lexical one."""
-    lexical = {w["window_id"]: extract_entities(w["article"], w["language"])
-               for w in ctx.progress(windows, desc="inject: entities", total=len(windows))}
     model = ctx.config.inject.entities
     if model == "lexical":
-        return lexical, Counter()
+        return {w["window_id"]: extract_entities(w["article"], w["language"])
+                for w in ctx.progress(windows, desc="inject: entities", total=len(windows))}, Counter()
     from longnovel.injection.llm_entities import (
         EntityReply,
         entities_from_reply,
@@ -108,13 +108,13 @@ def _entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Cou
                         messages=entity_messages(w["article"], w["language"]),
                         schema=EntityReply, group=w["window_id"]) for w in windows]
     failures: Counter = Counter()
-    out = dict(lexical)
+    out = {}
     for window, result in zip(windows, runner.run(requests)):
         found = entities_from_reply(result.parsed, window["article"]) if result.ok else []
-        if found:
-            out[window["window_id"]] = found
-        else:
+        if not found:
             failures[f"entities_{result.error or 'empty'}"] += 1
+            found = extract_entities(window["article"], window["language"])
+        out[window["window_id"]] = found
     return out, failures
 
 
@@ -229,15 +229,12 @@ def plan_requests(ctx: StageContext) -> list:
     if inject.generator != "rules":
         from longnovel.injection.llm_generator import build_messages
 
-        assigned = assign_types([(w["window_id"], w["tier"], w["language"]) for w in windows],
-                                inject.type_list(), inject.types_per_window, ctx.config.seed)
         lengths = dict(zip([w["window_id"] for w in windows], ctx.tokenizer.count_batch(
             [w["reference_summary"] for w in windows])))
-        for w in windows:
-            entities = extract_entities(w["article"], w["language"])
-            for type_id in _in_type_order(assigned[w["window_id"]]):
-                messages = build_messages(w["reference_summary"], w["language"], entities,
-                                          type_id, None)
-                planned.append(PlannedRequest("inject", inject.generator, messages,
-                                              lengths[w["window_id"]] + 120))
+        entities = {w["window_id"]: extract_entities(w["article"], w["language"]) for w in windows}
+        for w, type_id in _jobs(windows, ctx.config):
+            messages = build_messages(w["reference_summary"], w["language"],
+                                      entities[w["window_id"]], type_id, None)
+            planned.append(PlannedRequest("inject", inject.generator, messages,
+                                          lengths[w["window_id"]] + 120))
     return planned

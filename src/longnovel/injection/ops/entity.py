@@ -17,7 +17,7 @@ _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
 _ZH_FORMS = set(lexicon.ZH_SURNAME_TITLES + lexicon.ZH_KINSHIP + lexicon.ZH_TITLES
-                + ["老哥", "老弟", "大姐", "师兄", "师弟", "姑娘", "爷爷"])
+                + ["老哥", "老弟", "大姐", "师兄", "师弟"])
 
 
 def edits(draft: Draft) -> list[Edit]:

@@ -29,16 +29,16 @@ def _subject(draft: Draft, i: int) -> str | None:
     return found[0][2] if found else None
 
 
-def _templates(draft: Draft, zh_list: list[str], en_present: list[str], en_past: list[str]):
+def _templates(draft: Draft, zh_list: list[str], en_pairs: list[tuple[str, str]]) -> list[str]:
+    """The zh templates, or the en ones in the tense the summary is mostly written in."""
     if draft.zh:
         return zh_list
     past = len(_PAST_HINT.findall(draft.summary)) > len(re.findall(r"\b\w+s\b", draft.summary)) / 3
-    return en_past if past else en_present
+    return [pair[past] for pair in en_pairs]
 
 
 def _psychology(draft: Draft) -> list[Edit]:
-    templates = _templates(draft, lexicon.ZH_REACTIONS, lexicon.EN_REACTIONS,
-                           lexicon.EN_REACTIONS_PAST)
+    templates = _templates(draft, lexicon.ZH_REACTIONS, lexicon.EN_REACTIONS)
     out = []
     for i in range(len(draft.sentences)):
         name = _subject(draft, i)
@@ -49,8 +49,7 @@ def _psychology(draft: Draft) -> list[Edit]:
 
 
 def _continue(draft: Draft) -> list[Edit]:
-    templates = _templates(draft, lexicon.ZH_FOLLOW_UPS, lexicon.EN_FOLLOW_UPS,
-                           lexicon.EN_FOLLOW_UPS_PAST)
+    templates = _templates(draft, lexicon.ZH_FOLLOW_UPS, lexicon.EN_FOLLOW_UPS)
     people, places = draft.names("person"), draft.names("place")
     out = []
     for i in range(len(draft.sentences)):

@@ -7,7 +7,7 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, splice
+from longnovel.injection.ops.base import Draft, match_case, splice
 
 _AUX = "|".join(lexicon.EN_AUXILIARIES)
 _EN_AUX = re.compile(rf"\b({_AUX})\b(?!\s+(?:not|never|no)\b)")
@@ -97,14 +97,10 @@ def _en_affirmations(sentence: str) -> list[str]:
         out.append(splice(sentence, m.start(), m.end(), m.group(1)))
     for m in _EN_CONTRACTED.finditer(sentence):
         positive = lexicon.EN_CONTRACTIONS[m.group().lower()]
-        out.append(splice(sentence, m.start(), m.end(), _case_like(m.group(), positive)))
+        out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), positive)))
     for m in _EN_NEVER.finditer(sentence):
         out.append(splice(sentence, m.start(), m.end(), ""))
     return out
-
-
-def _case_like(word: str, new: str) -> str:
-    return new[:1].upper() + new[1:] if word[:1].isupper() else new
 
 
 def past_tense(verb: str) -> str:
