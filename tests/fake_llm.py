@@ -10,7 +10,9 @@ Script it per test:
 - ``server.enqueue("text", status(429, retry_after="1"), DROP, ...)``: served first, in order;
 - ``server.latency = 0.1``: seconds before each answer;
 - ``server.chaos(fail=0.2, garble=0.1, seed=1)``: random HTTP 500s and unparseable replies;
-- ``server.omit_usage = True``: replies without ``usage``.
+- ``server.omit_usage = True``: replies without ``usage``;
+- ``server.finish = fn``: messages -> ``finish_reason`` (default ``"stop"``; ``"length"`` plays a
+  reply cut off at ``max_tokens``).
 
 ``python tests/fake_llm.py 0.1`` serves alone (100 ms latency) and prints its base URL;
 ``GET /fake/stats`` then returns the counts.
@@ -44,11 +46,12 @@ class Fault:
     code: int = 500
     retry_after: str | None = None
     seconds: float = 0.0
+    message: str | None = None
 
 
-def status(code: int, retry_after: str | None = None) -> Fault:
-    """An HTTP error reply, optionally with a Retry-After header."""
-    return Fault("status", code=code, retry_after=retry_after)
+def status(code: int, retry_after: str | None = None, message: str | None = None) -> Fault:
+    """An HTTP error reply, optionally with a Retry-After header and an error message."""
+    return Fault("status", code=code, retry_after=retry_after, message=message)
 
 
 def hang(seconds: float) -> Fault:
@@ -77,6 +80,7 @@ class FakeLLM:
         self.reply: Callable[[list[dict]], str | Fault] = echo
         self.latency = 0.0
         self.omit_usage = False
+        self.finish: Callable[[list[dict]], str] = lambda messages: "stop"
         self.requests: list[dict] = []
         self.answered: list[str] = []
         self.in_flight = 0
@@ -173,7 +177,7 @@ class FakeLLM:
             "choices": [
                 {
                     "index": 0,
-                    "finish_reason": "stop",
+                    "finish_reason": self.finish(messages),
                     "message": {"role": "assistant", "content": text},
                 }
             ],
@@ -239,7 +243,8 @@ def _handler_for(fake: FakeLLM):
                     fake.answered.append(body["messages"][-1]["content"])
             elif action.kind == "status":
                 headers = {"Retry-After": action.retry_after} if action.retry_after else {}
-                self._send(action.code, {"error": {"message": f"fake {action.code}"}}, headers)
+                text = action.message or f"fake {action.code}"
+                self._send(action.code, {"error": {"message": text}}, headers)
             elif action.kind == "malformed":
                 self._send_bytes(200, b'{"id": "chatcmpl-fake", "choices": [{"ind', {})
             elif action.kind == "drop":

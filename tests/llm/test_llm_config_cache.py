@@ -28,7 +28,7 @@ def test_fingerprint_ignores_limits_and_prices():
         config(
             max_concurrency=64,
             timeout_s=3,
-            base_url="http://x",
+            api_key_env="SOME_KEY",
             price={"input_per_mtok": 2},
             requests_per_minute=10,
             max_retries=0,
@@ -36,12 +36,14 @@ def test_fingerprint_ignores_limits_and_prices():
         == base
     )
     assert config(temperature=0.7).fingerprint_fields() != base
-    assert set(base) == {"provider", "model", "temperature", "max_tokens", "extra_body"}
+    assert config(context_window=4096).fingerprint_fields() != base
+    assert set(base) == {"provider", "model", "endpoint", "temperature", "max_tokens",
+                         "extra_body", "context_window"}
 
 
 def test_request_key_depends_on_what_changes_replies():
     key = request_key(config(), MESSAGES)
-    assert key == request_key(config(max_concurrency=1, base_url="http://other"), MESSAGES)
+    assert key == request_key(config(max_concurrency=1, context_window=999), MESSAGES)
     assert len(key) == 64
     for changed in (
         config(model="m2"),
@@ -50,7 +52,21 @@ def test_request_key_depends_on_what_changes_replies():
         config(extra_body={"chat_template_kwargs": {"enable_thinking": False}}),
     ):
         assert request_key(changed, MESSAGES) != key
+    assert request_key(config(base_url="http://127.0.0.1:8001/v1"), MESSAGES) != key
     assert request_key(config(), [{"role": "user", "content": "other"}]) != key
+
+
+def test_the_endpoint_is_in_the_key_and_a_namespace_keeps_a_moved_server_s_cache():
+    """Two local servers that both call their model ``local`` never share replies; a server
+    moved to another host keeps its replies when ``cache_namespace`` names it."""
+    one = config(model="local", base_url="http://127.0.0.1:8001/v1")
+    two = config(model="local", base_url="http://127.0.0.1:8002/v1")
+    assert request_key(one, MESSAGES) != request_key(two, MESSAGES)
+    assert request_key(one, MESSAGES) == request_key(
+        config(model="local", base_url="http://127.0.0.1:8001/v1/"), MESSAGES)
+    old = config(model="local", base_url="http://gpu-a:8000/v1", cache_namespace="vllm-box")
+    moved = config(model="local", base_url="http://gpu-b:9000/v1", cache_namespace="vllm-box")
+    assert request_key(old, MESSAGES) == request_key(moved, MESSAGES)
 
 
 def test_cache_round_trip_replace_and_wal(tmp_path):

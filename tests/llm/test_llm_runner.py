@@ -7,6 +7,7 @@ from fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
 from llm_helpers import PROVIDERS, Judgment, make_runner, model_config, requests
 
 from longnovel.llm import LLMRunner, MissingKeyError, Request, UnknownModelError
+from longnovel.llm.types import ModelAccessError
 
 GOOD_JSON = '{"score": 4, "reason": "consistent"}'
 
@@ -190,16 +191,73 @@ def test_missing_key_raises_before_any_request_and_key_is_never_stored(
     assert llm_server.count() == 0
     secret = "sk-test-secret-0123456789"
     monkeypatch.setenv("LONGNOVEL_TEST_KEY", secret)
-    llm_server.enqueue(status(401))
     with make_runner(
         llm_server, tmp_path, provider, word_tokenizer, api_key_env="LONGNOVEL_TEST_KEY"
     ) as runner:
         results = runner.run(requests(3))
-    assert [r.error for r in results].count("http_401") == 1 and sum(r.ok for r in results) == 2
+    assert all(r.ok for r in results)
     assert all(secret in r["headers"]["authorization"] for r in llm_server.requests)
     for path in tmp_path.iterdir():
         assert secret.encode() not in path.read_bytes(), path
     assert not any(secret in r.raw or secret in r.text for r in results)
+
+
+@pytest.mark.parametrize("code", [400, 401, 403, 404])
+def test_a_non_transient_error_stops_after_a_few_requests_naming_the_model(
+    llm_server, tmp_path, provider, word_tokenizer, code
+):
+    llm_server.reply = lambda messages: status(code)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=2) as runner:
+        with pytest.raises(ModelAccessError) as caught:
+            runner.run(requests(50))
+    message = str(caught.value)
+    assert f"HTTP {code}" in message and "model 'm'" in message and "check" in message
+    assert "\n" not in message
+    assert llm_server.count() <= 2  # the requests in flight when the first error came back
+
+
+def test_a_content_filter_400_is_that_request_s_final_failure(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    blocked = status(400, message="content_filter: the prompt was blocked (code 1301)")
+    llm_server.reply = lambda messages: (
+        blocked if messages[-1]["content"].endswith("1") else "fine")
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        results = runner.run(requests(3))
+        assert runner.unanswered() == 0
+    assert [r.error for r in results].count("content_filter") == 1
+    assert sum(r.ok for r in results) == 2
+
+
+def test_transport_failures_are_unanswered_and_a_rerun_sends_only_those(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.reply = lambda messages: status(503)
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_retries=0) as runner:
+        llm_server.enqueue("one", "two")
+        results = runner.run(requests(5))
+        assert runner.unanswered() == 3
+    assert sum(r.ok for r in results) == 2
+    sent = llm_server.count()
+    llm_server.reply = lambda messages: "recovered"
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        results = runner.run(requests(5))
+        assert runner.unanswered() == 0
+    assert all(r.ok for r in results) and llm_server.count() - sent == 3
+
+
+def test_a_reply_cut_at_max_tokens_is_truncated_and_not_asked_again(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    llm_server.finish = lambda messages: "length"
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        results = runner.run(requests(2))
+        assert runner.unanswered() == 0
+    assert [r.error for r in results] == ["truncated", "truncated"]
+    assert llm_server.count() == 2
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer) as runner:
+        again = runner.run(requests(2))
+    assert [r.error for r in again] == ["truncated", "truncated"] and llm_server.count() == 2
 
 
 def test_keyless_server_gets_a_dummy_key(llm_server, tmp_path, provider, word_tokenizer):

@@ -1,8 +1,11 @@
 """Durable reply cache in SQLite (WAL), safe for several threads and processes.
 
 Each answer is committed as it arrives, so a killed run loses only its in-flight requests.
-The key hashes what decides a reply (provider, model, messages, sampling parameters), never the
-parser and never credentials: no API key is stored here.
+The key hashes what decides a reply (provider, model, endpoint, messages, sampling parameters),
+never the parser and never credentials: no API key is stored here. The endpoint is the model's
+``cache_namespace`` when set, else its ``base_url``: two local servers that both call their
+model ``local`` never share replies, and a server moved to another host keeps its cache when
+``cache_namespace`` is set to the old value.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ LOOKUP_CHUNK = 500
 
 def request_key(config: ModelConfig, messages: list[dict]) -> str:
     """sha256 of the canonical JSON of the reply-deciding settings and the messages."""
-    payload = {**config.fingerprint_fields(), "messages": messages}
+    payload = {**config.reply_fields(), "messages": messages}
     canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

@@ -26,6 +26,7 @@ class ModelConfig(BaseModel, extra="forbid"):
     provider: Literal["openai", "zhipuai", "transformers"]
     model: str
     base_url: str | None = None
+    cache_namespace: str | None = None
     api_key_env: str | None = None
     max_concurrency: int = Field(8, ge=1)
     requests_per_minute: int | None = Field(None, ge=1)
@@ -38,11 +39,25 @@ class ModelConfig(BaseModel, extra="forbid"):
     extra_body: dict = Field(default_factory=dict)
     price: Price = Field(default_factory=Price)
 
+    def endpoint(self) -> str:
+        """Where replies come from, for the cache key: ``cache_namespace`` when set, else the
+        ``base_url`` (trailing slash ignored), else the provider's own service."""
+        if self.cache_namespace:
+            return self.cache_namespace
+        return (self.base_url or f"{self.provider}:default").rstrip("/")
+
     def fingerprint_fields(self) -> dict:
-        """The settings that change replies; limits, timeouts and prices are left out."""
+        """What a stage using this model depends on: the reply settings, and ``context_window``,
+        which decides which prompts are refused before sending. Limits, timeouts, retries,
+        prices and the key's variable are left out."""
+        return {**self.reply_fields(), "context_window": self.context_window}
+
+    def reply_fields(self) -> dict:
+        """The settings that decide a reply: part of every cache key."""
         return {
             "provider": self.provider,
             "model": self.model,
+            "endpoint": self.endpoint(),
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
             "extra_body": self.extra_body,

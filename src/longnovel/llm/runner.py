@@ -18,9 +18,25 @@ from longnovel.llm.config import ModelConfig
 from longnovel.llm.parsing import ReplyError, parse_json_reply, strip_think
 from longnovel.llm.providers import Provider, ProviderError, Reply, make_provider, resolve_key
 from longnovel.llm.tokens import count_prompts, prompt_token_bound
-from longnovel.llm.types import Request, Result, UnknownModelError
+from longnovel.llm.types import ModelAccessError, Request, Result, UnknownModelError
 
 log = logging.getLogger(__name__)
+
+# Statuses that stop the stage: the same request will fail for every window until the user
+# fixes the config or the key. What to tell them, per status:
+FATAL_STATUS = {
+    "http_400": "the server rejected the request as invalid; check `model`, `extra_body` and "
+                "`max_tokens` for this server",
+    "http_401": "the API key was refused; check the key in the variable named by api_key_env",
+    "http_403": "the key has no access to this model; check the account's permissions",
+    "http_404": "model or endpoint not found; check `model` and `base_url`",
+    "http_422": "the server rejected the request as invalid; check `model`, `extra_body` and "
+                "`max_tokens` for this server",
+}
+# A 400 that blocks one prompt's content (a provider's moderation) is that request's final
+# failure, not a reason to stop: novels are full of violence that some filters refuse.
+CONTENT_FILTER_MARKS = ("content_filter", "content_policy", "contentfilter", "1301", "敏感",
+                        "unsafe content", "inappropriate content")
 
 
 @dataclass
@@ -84,6 +100,8 @@ class LLMRunner:
         self.cache = ReplyCache(cache_path)
         self.accounts = Accounts()
         self._bar = None
+        self._unanswered = 0
+        self._halt: tuple[str, Exception] | None = None
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -102,6 +120,8 @@ class LLMRunner:
                 await self._send_all(jobs, requests, results)
         finally:
             self._bar.close()
+        if self._halt is not None:
+            raise self._access_error(*self._halt)
         return results
 
     def usage(self) -> dict[str, dict]:
@@ -111,6 +131,11 @@ class LLMRunner:
     def failures(self) -> dict[str, int]:
         """Failed requests counted by reason."""
         return dict(self.accounts.reasons)
+
+    def unanswered(self) -> int:
+        """Requests that failed without an answer (after their retries): a later run re-sends
+        them, since nothing of theirs is cached. Unusable replies and refusals are final."""
+        return self._unanswered
 
     def close(self) -> None:
         """Close the cache."""
@@ -159,7 +184,7 @@ class LLMRunner:
             result = self._interpret(
                 job, reply.text, self._stored_usage(reply), reply.finish_reason
             )
-            if not result.ok and reply.asks < 2:
+            if not result.ok and reply.asks < 2 and result.error != "truncated":
                 job.asks_left, job.reasking = 1, True  # asked again once, fresh
                 pending.append(job)
                 continue
@@ -228,7 +253,7 @@ class LLMRunner:
             await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
     async def _worker(self, queue: deque, provider, limits, requests, results) -> None:
-        while queue:
+        while queue and self._halt is None:
             job = queue.popleft()
             await self._answer(job, provider, limits, requests, results)
 
@@ -240,6 +265,13 @@ class LLMRunner:
             try:
                 reply, latency = await self._send_with_retries(job, provider, limits)
             except ProviderError as exc:
+                if exc.reason in FATAL_STATUS and not _is_content_filter(exc):
+                    self._halt = self._halt or (job.model, exc)
+                    return
+                if exc.reason in FATAL_STATUS:
+                    self._fail(job, "content_filter", str(exc), requests, results)
+                    return
+                self._unanswered += len(job.indices) if exc.retryable else 0
                 self._fail(job, exc.reason, str(exc), requests, results)
                 return
             usage = self._reply_usage(job, reply)
@@ -247,6 +279,8 @@ class LLMRunner:
             self.cache.put(job.cache_key, config, _to_cached(reply, usage, job.reasking))
             result = self._interpret(job, reply.text, usage, reply.finish_reason, latency)
             job.reasking = True
+            if result.error == "truncated":  # the same request stops at the same length
+                job.asks_left = 0
             if result.ok or job.asks_left == 0:
                 if not result.ok:
                     self.accounts.fail(job.model, result.error, len(job.indices))
@@ -307,6 +341,8 @@ class LLMRunner:
             latency_s=latency,
         )
         try:
+            if finish_reason == "length":
+                raise ReplyError("truncated", "the reply stopped at max_tokens")
             if job.schema is not None:
                 result.parsed = parse_json_reply(text, job.schema)
             elif not clean:
@@ -332,6 +368,14 @@ class LLMRunner:
     def _stored_usage(reply: CachedReply) -> dict:
         return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
 
+    def _access_error(self, model: str, exc: ProviderError) -> ModelAccessError:
+        config = self.models[model]
+        where = f" at {config.base_url}" if config.base_url else ""
+        status = exc.reason.removeprefix("http_")
+        return ModelAccessError(
+            f"stage {self.stage}: model '{model}' ({config.provider}:{config.model}{where}) "
+            f"answered HTTP {status}: {str(exc)[:200]}; {FATAL_STATUS[exc.reason]}")
+
     def _fail(self, job: _Job, reason: str, message: str, requests, results) -> None:
         self.accounts.fail(job.model, reason, len(job.indices))
         failure = Result(key="", model=job.model, ok=False, raw=message, error=reason)
@@ -356,6 +400,11 @@ class LLMRunner:
             disable=not self.progress,
             dynamic_ncols=True,
         )
+
+
+def _is_content_filter(exc: ProviderError) -> bool:
+    text = str(exc).lower()
+    return exc.reason == "http_400" and any(mark in text for mark in CONTENT_FILTER_MARKS)
 
 
 def _group_order(job: _Job) -> tuple[int, int]:

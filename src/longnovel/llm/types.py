@@ -50,5 +50,10 @@ class MissingKeyError(LongnovelError):
         )
 
 
+class ModelAccessError(LongnovelError):
+    """A model answered with an error that no retry can mend (401, 403, 404, 400): the stage
+    stops instead of recording the same failure for every request."""
+
+
 class UnknownModelError(LongnovelError):
     """A request names a model that is not under ``models:`` in the config."""
