@@ -8,21 +8,23 @@ from longnovel.config import CorpusSource
 from longnovel.corpus.common import RawUnit, check_path
 
 
-def read_source(source: CorpusSource, skipped: dict | None = None) -> Iterator[RawUnit]:
+def read_source(source: CorpusSource, skipped: dict | None = None,
+                missing_summary: str = "error") -> Iterator[RawUnit]:
     """Yield the units of one corpus source, raising InputError on bad input.
 
     Rows a format skips on purpose (BookSum aggregates, chapters without a preferred summary
-    source) are counted by reason into ``skipped``.
+    source) are counted by reason into ``skipped``. A unit without its summary is an error, or
+    yielded with ``summary=None`` under ``missing_summary="drop"`` (ingest drops and counts it).
     """
     path = check_path(source.path)
     if source.format == "dir":
         from longnovel.corpus.dirs import read_dir
 
-        return read_dir(path)
+        return read_dir(path, missing_summary)
     if source.format == "table":
         from longnovel.corpus.table import read_table
 
-        return read_table(path)
+        return read_table(path, missing_summary)
     from longnovel.corpus.booksum import read_booksum
 
     return read_booksum(path, source.summary_sources, skipped)

@@ -16,7 +16,7 @@ class RawUnit:
     title: str
     unit_index: int
     text: str
-    summary: str
+    summary: str | None  # None: missing, and ``units.missing_summary: drop`` drops the unit
     source: str
     origin: str  # file (and line) it came from, for error messages
 
@@ -60,7 +60,32 @@ def require_text(value, what: str, where: str) -> str:
     value = clean(value)
     if not value:
         raise InputError(f"{where}: empty {what}")
+    check_encodable(value, what, where)
     return value
+
+
+def summary_or_none(value, where: str, missing_summary: str) -> str | None:
+    """The unit's summary; a missing or empty one is None under ``missing_summary: drop`` and
+    an error naming the place otherwise."""
+    if missing_summary == "drop" and (value is None or (isinstance(value, str)
+                                                        and not clean(value))):
+        return None
+    if value is None:
+        raise InputError(f"{where}: no summary (set units.missing_summary: drop to drop such "
+                         "units)")
+    return require_text(value, "summary", where)
+
+
+def check_encodable(value: str, what: str, where: str) -> None:
+    """Stop on text that is not valid Unicode (a lone surrogate from a JSON escape such as
+    ``\\ud800``): it cannot be written as UTF-8 nor tokenized."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"{where}: {what} has an invalid character U+{ord(value[exc.start]):04X} (a lone "
+            f"surrogate) at character {exc.start}; fix the escape sequence in the source"
+        ) from None
 
 
 def check_duplicates(units: list[RawUnit]) -> None:

@@ -8,14 +8,20 @@ from pathlib import Path
 
 import yaml
 
-from longnovel.corpus.common import RawUnit, check_duplicates, read_text_file, require_text
+from longnovel.corpus.common import (
+    RawUnit,
+    check_duplicates,
+    read_text_file,
+    require_text,
+    summary_or_none,
+)
 from longnovel.errors import InputError
 
 TEXT_RE = re.compile(r"^(\d+)\.txt$")
 SUMMARY_RE = re.compile(r"^(\d+)\.summary\.txt$")
 
 
-def read_dir(root: Path) -> Iterator[RawUnit]:
+def read_dir(root: Path, missing_summary: str = "error") -> Iterator[RawUnit]:
     """Yield units of every book folder under ``root``, ordered by book and unit number."""
     if not root.is_dir():
         raise InputError(f"{root}: format 'dir' expects a folder of book folders")
@@ -23,7 +29,7 @@ def read_dir(root: Path) -> Iterator[RawUnit]:
     if not books:
         raise InputError(f"{root}: no book folders found")
     for book in books:
-        yield from _read_book(book)
+        yield from _read_book(book, missing_summary)
 
 
 def _book_meta(book: Path) -> dict:
@@ -56,14 +62,15 @@ def _index_files(book: Path) -> tuple[dict[int, Path], dict[int, Path]]:
     return texts, summaries
 
 
-def _read_book(book: Path) -> Iterator[RawUnit]:
+def _read_book(book: Path, missing_summary: str) -> Iterator[RawUnit]:
     meta = _book_meta(book)
     texts, summaries = _index_files(book)
     if not texts and not summaries:
         raise InputError(f"{book}: no unit files (NNN.txt with NNN.summary.txt)")
     for number in sorted(set(texts) | set(summaries)):
-        if number not in summaries:
-            raise InputError(f"{texts[number]}: no summary file {texts[number].stem}.summary.txt")
+        if number not in summaries and missing_summary != "drop":
+            raise InputError(f"{texts[number]}: no summary file {texts[number].stem}.summary.txt"
+                             " (set units.missing_summary: drop to drop such units)")
         if number not in texts:
             stem = summaries[number].name.removesuffix(".summary.txt")
             raise InputError(f"{summaries[number]}: no text file {stem}.txt for this summary")
@@ -72,9 +79,14 @@ def _read_book(book: Path) -> Iterator[RawUnit]:
     units = [
         RawUnit(book.name, title, n,
                 require_text(read_text_file(texts[n]), "text", str(texts[n])),
-                require_text(read_text_file(summaries[n]), "summary", str(summaries[n])),
-                source, str(texts[n]))
+                _summary(summaries.get(n), missing_summary), source, str(texts[n]))
         for n in sorted(texts)
     ]
     check_duplicates(units)
     yield from units
+
+
+def _summary(path: Path | None, missing_summary: str) -> str | None:
+    if path is None:
+        return None
+    return summary_or_none(read_text_file(path), str(path), missing_summary)

@@ -6,16 +6,22 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from longnovel.corpus.common import RawUnit, check_duplicates, decode_utf8, require_text
+from longnovel.corpus.common import (
+    RawUnit,
+    check_duplicates,
+    decode_utf8,
+    require_text,
+    summary_or_none,
+)
 from longnovel.errors import InputError
 
 REQUIRED = ("book_id", "unit_index", "text", "summary")
 
 
-def read_table(path: Path) -> Iterator[RawUnit]:
+def read_table(path: Path, missing_summary: str = "error") -> Iterator[RawUnit]:
     """Yield units of a JSONL or Parquet table, checked row by row."""
     rows = _parquet_rows(path) if path.suffix == ".parquet" else _jsonl_rows(path)
-    units = [_unit(row, f"{path}:{where}") for where, row in rows]
+    units = [_unit(row, f"{path}:{where}", missing_summary) for where, row in rows]
     if not units:
         raise InputError(f"{path}: no rows")
     check_duplicates(units)
@@ -61,8 +67,9 @@ def _parquet_rows(path: Path) -> Iterator[tuple[str, dict]]:
         yield f"row {number}", row
 
 
-def _unit(row: dict, where: str) -> RawUnit:
-    missing = [c for c in REQUIRED if row.get(c) is None]
+def _unit(row: dict, where: str, missing_summary: str) -> RawUnit:
+    needed = [c for c in REQUIRED if c != "summary" or missing_summary != "drop"]
+    missing = [c for c in needed if row.get(c) is None]
     if missing:
         raise InputError(f"{where}: missing field(s) {', '.join(missing)}")
     index = row["unit_index"]
@@ -73,4 +80,4 @@ def _unit(row: dict, where: str) -> RawUnit:
         raise InputError(f"{where}: empty book_id")
     title = str(row.get("title") or book_id)
     return RawUnit(book_id, title, index, require_text(row["text"], "text", where),
-                   require_text(row["summary"], "summary", where), "table", where)
+                   summary_or_none(row.get("summary"), where, missing_summary), "table", where)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import pyarrow as pa
 
@@ -12,10 +14,8 @@ from longnovel.errors import InputError
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "ingest"
-UPSTREAM: list[str] = []
 READS: list[str] = []
-WRITES = ["units.parquet"]
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 
 SCHEMA = pa.schema([
     ("book_id", pa.string()), ("title", pa.string()), ("language", pa.string()),
@@ -25,16 +25,16 @@ SCHEMA = pa.schema([
 ])
 
 
-def config_section(config: Config) -> dict:
-    """Fingerprint inputs: sources (with file stats), length policy and tokenizer."""
-    from longnovel.corpus.snapshot import corpus_snapshot
+def config_section(config: Config, state) -> dict:
+    """Fingerprint inputs: each source's settings and content digest (not its location or
+    timestamps), the unit policy and the tokenizer's identity."""
+    from longnovel.state import tree_digest
+    from longnovel.tokenizer import tokenizer_identity
 
-    return {
-        "corpus": [s.model_dump() for s in config.corpus],
-        "snapshot": corpus_snapshot(config.corpus),
-        "units": config.units.model_dump(),
-        "tokenizer": config.tokenizer,
-    }
+    sources = [{**s.model_dump(exclude={"path"}),
+                "content": tree_digest(Path(s.path), state.digests)} for s in config.corpus]
+    return {"corpus": sources, "units": config.units.model_dump(),
+            "tokenizer": tokenizer_identity(config.tokenizer)}
 
 
 def read_corpus(ctx: StageContext, skipped: dict) -> tuple[list[RawUnit], list[str]]:
@@ -43,7 +43,8 @@ def read_corpus(ctx: StageContext, skipped: dict) -> tuple[list[RawUnit], list[s
     languages: list[str] = []
     owner: dict[str, str] = {}
     for source in ctx.config.corpus:
-        for unit in ctx.progress(read_source(source, skipped), desc=f"read {source.path}"):
+        units_of_source = read_source(source, skipped, ctx.config.units.missing_summary)
+        for unit in ctx.progress(units_of_source, desc=f"read {source.path}"):
             if owner.setdefault(unit.book_id, source.path) != source.path:
                 raise InputError(f"{source.path}: book '{unit.book_id}' also appears in "
                                  f"{owner[unit.book_id]}; book ids must be unique")
@@ -52,26 +53,67 @@ def read_corpus(ctx: StageContext, skipped: dict) -> tuple[list[RawUnit], list[s
     return units, languages
 
 
-def apply_length_policy(units: list[RawUnit], counts: list[int], config: Config
-                        ) -> tuple[list[int], list[int], dict[str, int]]:
-    """Indices of kept units, their run numbers (a dropped unit ends a run), drops by reason."""
-    lo, hi = config.units.min_tokens, config.units.max_tokens
-    keep_all = config.units.out_of_range == "keep"
-    kept, runs, dropped = [], [], {}
-    run, previous_book, broken = -1, None, True
+@dataclass
+class Kept:
+    """Which units ingest keeps, the run each belongs to, and what broke the runs."""
+
+    indices: list[int] = field(default_factory=list)
+    runs: list[int] = field(default_factory=list)
+    dropped: dict[str, int] = field(default_factory=dict)
+    gaps: list[dict] = field(default_factory=list)  # missing unit numbers inside a book
+
+
+def _drop_reason(unit: RawUnit, n: int, config: Config) -> str | None:
+    if unit.summary is None:
+        return "missing_summary"
+    if config.units.out_of_range == "keep":
+        return None
+    return "too_short" if n < config.units.min_tokens else (
+        "too_long" if n > config.units.max_tokens else None)
+
+
+def apply_unit_policy(units: list[RawUnit], counts: list[int], config: Config) -> Kept:
+    """Kept units and their run numbers. A run is a maximal stretch of consecutive unit
+    numbers of one book, all kept: a dropped unit ends it, and so does a gap in the numbers (a
+    missing chapter), so no window ever spans text that is not there."""
+    kept = Kept()
+    run, previous, broken = -1, None, True
     for i, (unit, n) in enumerate(zip(units, counts)):
-        reason = "too_short" if n < lo else "too_long" if n > hi else None
-        if unit.book_id != previous_book:
-            previous_book, broken = unit.book_id, True
-        if reason and not keep_all:
-            dropped[reason] = dropped.get(reason, 0) + 1
+        if previous is None or unit.book_id != previous.book_id:
+            broken = True
+        elif unit.unit_index != previous.unit_index + 1:
+            broken = True
+            kept.gaps.append({"book_id": unit.book_id, "after": previous.unit_index,
+                              "before": unit.unit_index})
+        previous = unit
+        reason = _drop_reason(unit, n, config)
+        if reason:
+            kept.dropped[reason] = kept.dropped.get(reason, 0) + 1
             broken = True
             continue
         if broken:
             run, broken = run + 1, False
-        kept.append(i)
-        runs.append(run)
-    return kept, runs, dropped
+        kept.indices.append(i)
+        kept.runs.append(run)
+    return kept
+
+
+def count_tokens(ctx: StageContext, texts: list[str], origins: list[str], desc: str):
+    """Token counts of ``texts`` in batches; a text the tokenizer rejects is a user error
+    naming the unit it came from."""
+    def bar(starts):
+        return ctx.progress(starts, desc=desc, total=len(starts))
+
+    try:
+        return ctx.tokenizer.count_batch(texts, progress=bar)
+    except Exception:  # noqa: BLE001 - tokenizers raises plain exceptions; find the culprit
+        for text, origin in zip(texts, origins):
+            try:
+                ctx.tokenizer.count(text)
+            except Exception as exc:  # noqa: BLE001
+                raise InputError(f"{origin}: the tokenizer rejects this text: "
+                                 f"{str(exc).splitlines()[0][:200]}") from None
+        raise
 
 
 def run(ctx: StageContext) -> StageResult:
@@ -79,15 +121,13 @@ def run(ctx: StageContext) -> StageResult:
     units, languages = read_corpus(ctx, skipped)
     if not units:
         raise InputError("corpus: no units found in any source")
-    tokenizer = ctx.tokenizer
-    def bar(starts):
-        return ctx.progress(starts, desc="tokenize units", total=len(starts))
-
-    counts = tokenizer.count_batch([u.text for u in units], progress=bar)
-    kept, runs, dropped = apply_length_policy(units, counts, ctx.config)
-    summary_counts = tokenizer.count_batch([units[i].summary for i in kept])
+    origins = [u.origin for u in units]
+    counts = count_tokens(ctx, [u.text for u in units], origins, "tokenize units")
+    kept = apply_unit_policy(units, counts, ctx.config)
+    summary_counts = count_tokens(ctx, [units[i].summary for i in kept.indices],
+                                  [origins[i] for i in kept.indices], "tokenize summaries")
     rows = {name: [] for name in SCHEMA.names}
-    for i, run_id, n_summary in zip(kept, runs, summary_counts):
+    for i, run_id, n_summary in zip(kept.indices, kept.runs, summary_counts):
         unit = units[i]
         for name, value in (
             ("book_id", unit.book_id), ("title", unit.title), ("language", languages[i]),
@@ -99,6 +139,7 @@ def run(ctx: StageContext) -> StageResult:
     table = pa.table(rows, schema=SCHEMA)
     return StageResult(
         tables={"units.parquet": table}, rows_in=len(units) + sum(skipped.values()),
-        rows_out=table.num_rows, dropped={**dropped, **skipped},
-        extra={"books": len({u.book_id for u in units}), "tokens": int(sum(counts))},
+        rows_out=table.num_rows, dropped={**kept.dropped, **skipped},
+        extra={"books": len({u.book_id for u in units}), "tokens": int(sum(counts)),
+               "gaps": len(kept.gaps), "gap_details": kept.gaps[:100]},
     )
