@@ -60,10 +60,25 @@ def test_two_to_two_with_four_judges_is_disputed_and_three_to_one_decides():
     assert (three.label, three.score, three.types) == ("hallucinated", 1, ["causal"])
 
 
-def test_only_judge_gives_its_types_and_disjoint_types_give_none():
+def test_only_judge_gives_its_types_and_disjoint_types_give_the_representative_s():
+    """Judges naming different types: the types of the judge whose score is closest to the
+    median (the one whose reason is taken), so a hallucinated label always names a type."""
     assert agreed_types(votes((1, ["temporal", "entity"]))) == ["entity", "temporal"]
     verdict = aggregate(votes((1, ["entity"]), (2, ["number"])))
-    assert verdict.label == "hallucinated" and verdict.types == []
+    assert verdict.label == "hallucinated" and verdict.types == ["entity"]
+    verdict = aggregate(votes((2, ["number"]), (1, ["entity"]), (2, ["causal"])))
+    assert verdict.score == 2 and verdict.types == ["number"]
+
+
+def test_judgments_without_a_reason_or_without_types_are_not_usable():
+    from longnovel.arbitration.judgment import JudgeReply
+    from longnovel.llm.parsing import ReplyError, parse_json_reply
+
+    for reply in ('{"score": 4, "hallucination_types": []}',
+                  '{"score": 4, "hallucination_types": [], "reason": "  "}',
+                  '{"score": 1, "hallucination_types": [], "reason": "made up"}'):
+        with pytest.raises(ReplyError):
+            parse_json_reply(reply, JudgeReply)
 
 
 def test_no_usable_judgment_is_disputed_with_a_reason():
@@ -97,7 +112,8 @@ def test_pairwise_agreement_and_kappa():
      2, ["entity", "number"], []),
     ('```json\n{"score": "1/5", "types": "contradiction, 虚构内容", "reason": "x",}\n```',
      1, ["polarity", "fabrication"], []),
-    ('<think>hmm</think>{"score": 2.5, "hallucination_types": [{"type": "timeline"}, "vibes"]}',
+    ('<think>hmm</think>{"score": 2.5, "hallucination_types": [{"type": "timeline"}, "vibes"],'
+     ' "reason": "order"}',
      2, ["temporal", "unknown"], ["vibes"]),
     ('{"score": 4, "hallucination_types": ["entity"], "reason": "fine"}', 4, [], []),
 ])
@@ -163,7 +179,7 @@ def test_window_selection_honours_tiers_and_spreads_the_cap_across_books():
     assert {w["tier"] for w in chosen} == {"M"} and left_out == 9
     assert sorted(w["book_id"] for w in chosen) == ["x", "y", "z"]
     assert select_windows(ctx, pa.Table.from_pylist(rows))[0] == chosen
-    ctx.tiers = None
+    ctx.tiers = config.select_tiers()
     assert len(select_windows(ctx, pa.Table.from_pylist(rows))[0]) == 6
 
 

@@ -116,7 +116,7 @@ def test_sigkill_mid_stage_then_rerun_completes(servers, tmp_path):
     assert not (tmp_path / "run/arbitrate/labels.parquet").exists()
     sent_before = {name: s.count() for name, s in servers.items()}
 
-    ran = Pipeline(load_config(config), progress=False).build(log=lambda _: None)
+    ran = Pipeline(load_config(config), progress=False).build(log=lambda _: None).ran
     assert ran[0] == "arbitrate"  # ingest and expand had finished before the kill
     labels = pq.read_table(tmp_path / "run/arbitrate/labels.parquet").to_pylist()
     assert len(labels) == WINDOWS * 3

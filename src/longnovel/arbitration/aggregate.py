@@ -8,10 +8,11 @@ Rules (``arbitrate.rule``), over the judges whose reply was usable:
 
 The score is the median of all usable scores, a half rounded down (2 and 3 give 2); with a
 strict majority the median always falls on the majority's side. Types (hallucinated only) are
-those named by at least two judges, or by the only judge when just one judgment is usable; they
-may be empty when the judges name different types. The reason is that of the judge on the
-label's side whose score is closest to the aggregated one (the earliest such judge in config
-order). A summary without any usable judgment is ``disputed`` with a reason saying so.
+those named by at least two judges, or by the only judge when just one judgment is usable; when
+the judges name different types, those of the *representative* judge: the judge on the label's
+side whose score is closest to the aggregated one (the earliest such judge in config order).
+Every usable hallucinated judgment names a type (``JudgeReply`` refuses one that doesn't), so a
+``hallucinated`` label always names at least one. The reason is the representative's too. A summary without any usable judgment is ``disputed`` with a reason saying so.
 ``agreement`` is the share of usable judges on the label's side (for ``disputed``, on the larger
 side); it is None without judgments.
 """
@@ -88,9 +89,11 @@ def aggregate(votes: list[Vote], rule: str = "majority", expected: int | None = 
     if not decided:
         return Verdict(DISPUTED, score, reason=_split_reason(votes), agreement=share,
                        n_judgments=len(votes))
-    types = agreed_types(votes) if top == HALLUCINATED else []
-    return Verdict(top, score, types, _representative(votes, top, score).reason, share,
-                   len(votes))
+    representative = _representative(votes, top, score)
+    types = []
+    if top == HALLUCINATED:
+        types = agreed_types(votes) or _ordered(set(representative.types))
+    return Verdict(top, score, types, representative.reason, share, len(votes))
 
 
 def _representative(votes: list[Vote], side: str, score: int) -> Vote:

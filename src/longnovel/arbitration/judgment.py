@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from longnovel.taxonomy import HALLUCINATED_BELOW, normalize_types, split_type_names
 
@@ -57,6 +57,16 @@ class JudgeReply(BaseModel):
     @classmethod
     def _reason_text(cls, value: Any) -> Any:
         return "" if value is None else str(value)
+
+    @model_validator(mode="after")
+    def _usable_as_gold(self):
+        """A judgment becomes a gold label: it needs a reason, and a hallucinated score needs
+        the types it found (otherwise the release invariant could not hold)."""
+        if not self.reason.strip():
+            raise ValueError("the judgment gives no reason")
+        if self.score < HALLUCINATED_BELOW and not self.hallucination_types:
+            raise ValueError("a score below 3 names no hallucination type")
+        return self
 
 
 def _type_name(item: Any) -> str:
