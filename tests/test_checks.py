@@ -58,9 +58,11 @@ def test_plan_estimates_tokens_and_cost_and_sends_nothing(tmp_path, llm_server, 
     rows = json.loads(result.stdout[result.stdout.index("["):])
     assert llm_server.count() == 0
     (row,) = rows
-    windows = 0
     import pyarrow.parquet as pq
 
+    assert not (tmp_path / "run/expand").exists()  # planning writes no stage output
+    built = runner.invoke(app, ["build", "-c", str(config), "--until", "expand", "--no-progress"])
+    assert built.exit_code == 0, built.output
     windows = pq.read_table(tmp_path / "run/expand/windows.parquet").num_rows
     assert row["stage"] == "inject" and row["model"] == "alpha"
     assert row["requests"] == windows * 3 and row["prompt_tokens"] > windows * 3 * 50

@@ -26,11 +26,15 @@ def test_fixture_build_then_rerun_is_a_no_op(tmp_path):
     assert {r["language"] for r in rows} == {"zh", "en"}
     assert {r["source"] for r in rows} >= {"human", "injection"}
     assert json.loads((run_dir / "export" / "stats.json").read_text())["samples"] == len(rows)
-    mtimes = {p: p.stat().st_mtime_ns for p in run_dir.rglob("*") if p.is_file()}
+    def outputs():
+        return {p: p.stat().st_mtime_ns for p in run_dir.rglob("*")
+                if p.is_file() and p.name != ".lock"}
+
+    mtimes = outputs()
     second = run("build", "--config", "configs/fixture.yaml", "--run-dir", str(run_dir))
     assert second.returncode == 0
     assert second.stderr.count("fresh, skipped") == 5
-    assert {p: p.stat().st_mtime_ns for p in run_dir.rglob("*") if p.is_file()} == mtimes
+    assert outputs() == mtimes
     status = run("status", "--config", "configs/fixture.yaml", "--run-dir", str(run_dir))
     assert status.returncode == 0 and status.stdout.count("fresh") == 5
 

@@ -40,20 +40,19 @@ def doctor_rows(pipeline) -> list[dict]:
     return rows
 
 
-def plan_rows(pipeline, log=print) -> list[dict]:
-    """Requests, tokens and cost per LLM stage and model; runs only the LLM-free stages."""
+def plan_rows(config, run_dir: Path, tiers: dict[str, int]) -> list[dict]:
+    """Requests, tokens and cost per LLM stage and model, from the windows in ``run_dir``."""
     from longnovel.llm import estimate
-    from longnovel.pipeline import stage_module
     from longnovel.stages.base import StageContext
+    from longnovel.state import stage_module
     from longnovel.tokenizer import load_tokenizer
 
-    pipeline.build(until="expand", log=log)
     planned = []
     for name in LLM_STAGES:
         module = stage_module(name)
-        ctx = StageContext(pipeline.config, pipeline.run_dir, pipeline.tiers, False, stage=name)
+        ctx = StageContext(config, run_dir, tiers, False, stage=name)
         planned.extend(module.plan_requests(ctx))
-    return estimate(planned, pipeline.config.models, load_tokenizer(pipeline.config.tokenizer))
+    return estimate(planned, config.models, load_tokenizer(config.tokenizer))
 
 
 ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_tokens", "cost"]

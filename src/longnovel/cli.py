@@ -21,6 +21,12 @@ TierOpt = typer.Option(None, "--tier", "-t", help="Limit to this tier (repeatabl
 ForceOpt = typer.Option(False, "--force", help="Run even if the stage is fresh.")
 DebugOpt = typer.Option(False, "--debug", help="Show tracebacks.")
 QuietOpt = typer.Option(False, "--no-progress", help="Hide progress bars.")
+AcceptOpt = typer.Option(False, "--accept-failures",
+                         help="Keep failed requests as final instead of re-sending them.")
+PARTIAL_EXIT = 3  # a build that left a stage partial (requests without an answer)
+
+
+_HELD: list = []  # run-directory locks taken by the running command
 
 
 def _err(message: str) -> None:
@@ -42,20 +48,30 @@ def user_errors(func):
         except KeyboardInterrupt:
             _err("interrupted")
             raise typer.Exit(130) from None
+        finally:
+            while _HELD:
+                _HELD.pop().release()
 
     return wrapper
 
 
 def make_pipeline(config: Path, run_dir: Path | None, tiers, progress: bool = True,
-                  claim: bool = True):
+                  claim: bool = True, lock: str | None = "exclusive"):
+    """The pipeline of a config; ``lock`` takes the run directory's lock for the rest of the
+    command (``exclusive`` for commands that write stage outputs, ``shared`` for readers that
+    write only their own report folder, None for read-only commands)."""
     from longnovel.config import load_config
     from longnovel.pipeline import Pipeline
     from longnovel.rundir import claim_run_dir
+    from longnovel.state import RunLock
 
     cfg = load_config(config, str(run_dir) if run_dir else None)
     pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
     if claim:
         claim_run_dir(pipeline.run_dir, config)
+    if lock:
+        held = RunLock(pipeline.run_dir, exclusive=lock == "exclusive").acquire()
+        _HELD.append(held)  # released when the command returns (see user_errors)
     return pipeline
 
 
@@ -68,27 +84,47 @@ def _log(message: str) -> None:
 def build(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
           until: str | None = typer.Option(None, "--until", help="Stop after this stage."),
-          force: bool = ForceOpt, debug: bool = DebugOpt, no_progress: bool = QuietOpt):
-    """Run every stale or missing stage in order, skipping fresh ones."""
-    from longnovel.pipeline import STAGES
+          force: bool = ForceOpt, accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
+          no_progress: bool = QuietOpt):
+    """Run every stale, missing or partial stage in order, skipping fresh ones.
+
+    Exits 3 while a stage is partial (requests without an answer): run it again to re-send
+    only those, or pass --accept-failures."""
+    from longnovel.pipeline import partial_line
+    from longnovel.state import STAGES
 
     if until is not None and until not in STAGES:
         raise typer.BadParameter(f"--until must be one of {', '.join(STAGES)}")
     pipeline = make_pipeline(config, run_dir, tier, not no_progress)
-    ran = pipeline.build(until=until, force=force, log=_log)
-    typer.echo(f"done: {len(ran)} stage(s) run; outputs in {pipeline.run_dir}")
+    report = pipeline.build(until=until, force=force, accept_failures=accept_failures, log=_log)
+    typer.echo(f"done: {len(report.ran)} stage(s) run; outputs in {pipeline.run_dir}")
+    for name, failures in report.partial.items():
+        _err(partial_line(name, failures))
+    if report.partial:
+        raise typer.Exit(PARTIAL_EXIT)
 
 
 def _stage_command(name: str):
     @user_errors
     def command(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                 tier: list[str] | None = TierOpt, force: bool = ForceOpt,
-                debug: bool = DebugOpt, no_progress: bool = QuietOpt):
+                accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
+                no_progress: bool = QuietOpt):
+        from longnovel.pipeline import partial_line
+
         pipeline = make_pipeline(config, run_dir, tier, not no_progress)
-        if not force and pipeline.state(name) == "fresh":
+        state = pipeline.status(name).state
+        if not force and state == "fresh":
             typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
             return
-        pipeline.run_stage(name, log=_log)
+        if state == "partial" and accept_failures and not force:
+            pipeline.accept_failures(name)
+            typer.echo(f"{name}: failures accepted as final")
+            return
+        manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures)
+        if manifest["unanswered"] and not manifest["failures_accepted"]:
+            _err(partial_line(name, manifest["failures"]))
+            raise typer.Exit(PARTIAL_EXIT)
 
     command.__doc__ = f"Run the {name} stage only."
     command.__name__ = name
@@ -107,7 +143,7 @@ def status(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
     from longnovel.status import status_rows, status_table
 
-    pipeline = make_pipeline(config, run_dir, tier, claim=False)
+    pipeline = make_pipeline(config, run_dir, tier, claim=False, lock=None)
     rows = status_rows(pipeline)
     typer.echo(json.dumps(rows, indent=2) if as_json else status_table(rows))
 
@@ -119,7 +155,7 @@ def doctor(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     """Check config, tokenizer, corpus paths, API keys, and send one tiny request per model."""
     from longnovel.checks import doctor_rows, table
 
-    pipeline = make_pipeline(config, run_dir, None, claim=False)
+    pipeline = make_pipeline(config, run_dir, None, claim=False, lock=None)
     rows = doctor_rows(pipeline)
     typer.echo(table(rows, ["check", "status", "detail"]))
     if any(r["status"] != "ok" for r in rows):
@@ -138,8 +174,9 @@ def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
     from longnovel.checks import estimate_table, plan_rows
 
-    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
-    rows = plan_rows(pipeline, log=_log)
+    pipeline = make_pipeline(config, run_dir, tier, not no_progress, lock="shared")
+    with pipeline.windows_for_planning(log=_log) as windows_dir:
+        rows = plan_rows(pipeline.config, windows_dir, pipeline.selected_tiers())
     rows += _evaluate_plan(pipeline, model or [])
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
@@ -171,7 +208,7 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     from longnovel.stats import write_stats
     from longnovel.tokenizer import load_tokenizer
 
-    pipeline = make_pipeline(config, run_dir, tier)
+    pipeline = make_pipeline(config, run_dir, tier, lock="shared")
     folder, result = write_stats(pipeline.run_dir, load_tokenizer(pipeline.config.tokenizer),
                                  list(pipeline.selected_tiers()))
     by_tier = ", ".join(f"{t} {n}" for t, n in result["by_tier"].items())
@@ -196,7 +233,7 @@ def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
     if prompt not in ("plain", "cot"):
         raise typer.BadParameter("--prompt must be plain or cot")
-    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+    pipeline = make_pipeline(config, run_dir, tier, not no_progress, lock="shared")
     if dry_run:
         from longnovel.checks import estimate_table
 
@@ -225,7 +262,7 @@ def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     """Write a CSV (UTF-8 with BOM) of one tier and split for annotators to edit."""
     from longnovel.review import write_review_file
 
-    pipeline = make_pipeline(config, run_dir, [tier])
+    pipeline = make_pipeline(config, run_dir, [tier], lock="shared")
     path, n = write_review_file(pipeline.run_dir, tier, split, out)
     typer.echo(f"wrote {n} rows to {path}")
 

@@ -30,6 +30,7 @@ class UnitsConfig(Closed):
     min_tokens: int = Field(2000, ge=0)
     max_tokens: int = Field(6000, gt=0)
     out_of_range: Literal["drop", "keep"] = "drop"
+    missing_summary: Literal["error", "drop"] = "error"
 
 
 class WindowConfig(Closed):
@@ -116,6 +117,15 @@ class Config(Closed):
         if not self.tiers:
             raise ValueError("tiers: at least one tier is needed")
         return self
+
+
+    def select_tiers(self, names: list[str] | None = None) -> dict[str, int]:
+        """Tier name -> target of the configured tiers, limited to ``names`` when given, in
+        config order; an unknown name is a user error."""
+        unknown = [t for t in names or [] if t not in self.tiers]
+        if unknown:
+            raise ConfigError(f"unknown tier(s) {unknown}; the config defines {list(self.tiers)}")
+        return {name: t for name, t in self.tiers.items() if not names or name in names}
 
 
 def _format_error(path: Path, exc: ValidationError) -> str:

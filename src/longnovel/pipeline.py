@@ -1,197 +1,194 @@
-"""Runs stages in order, with fingerprints, manifests and atomic writes (DESIGN.md section 2)."""
+"""Orders the stages and runs the stale ones (DESIGN.md section 2). Nothing imports it back.
+
+Which stage is fresh, stale, missing or partial is decided in ``longnovel.state``; this module
+runs stages, writes their outputs and manifests, and reports what a build left partial.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import json
-import os
 import tempfile
 import time
-from datetime import datetime, timezone
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
-
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from longnovel.config import Config
-from longnovel.errors import StageError
 from longnovel.stages.base import StageContext, StageResult
-
-STAGES = ["ingest", "expand", "arbitrate", "inject", "export"]
-TIERED = {"expand", "arbitrate", "inject", "export"}
-MANIFEST = "manifest.json"
-
-
-def stage_module(name: str) -> ModuleType:
-    return importlib.import_module(f"longnovel.stages.{name}")
-
-
-def _hash(obj) -> str:
-    blob = json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
-
-
-class Fingerprints(dict):
-    """Lazily computed fingerprint of every stage: config section, code version, upstream."""
-
-    def __init__(self, config: Config, tiers: list[str] | None):
-        super().__init__()
-        self.config = config
-        self.tier_names = sorted(tiers) if tiers else sorted(config.tiers)
-        self.sections: dict[str, dict] = {}  # each stage's config section, as fingerprinted
-
-    def __missing__(self, name: str) -> str:
-        module = stage_module(name)
-        section = self.sections[name] = module.config_section(self.config)
-        if name in TIERED:
-            section = {**section, "tiers": self.tier_names}
-        upstream = {u: self[u] for u in module.UPSTREAM}
-        self[name] = _hash({"config": section, "code": module.CODE_VERSION, "up": upstream})
-        return self[name]
+from longnovel.state import (
+    STAGES,
+    RunState,
+    atomic_write_bytes,
+    atomic_write_table,
+    now_iso,
+    output_digests,
+    read_manifest,
+    stage_module,
+    upstream_of,
+    write_manifest,
+)
 
 
-def read_manifest(run_dir: Path, stage: str) -> dict | None:
-    path = run_dir / stage / MANIFEST
-    if not path.is_file():
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
+@dataclass
+class BuildReport:
+    """What one ``build`` did: the stages it ran and those it left partial."""
 
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def atomic_write_table(path: Path, table: pa.Table) -> None:
-    """Write a Parquet file atomically (zstd-compressed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def stage_state(run_dir: Path, stage: str, fingerprint: str) -> str:
-    """``fresh``, ``stale`` or ``missing`` for one stage."""
-    manifest = read_manifest(run_dir, stage)
-    if manifest is None:
-        return "missing"
-    outputs = manifest.get("outputs", [])
-    if any(not (run_dir / stage / rel).is_file() for rel in outputs):
-        return "missing"
-    if manifest.get("fingerprint") != fingerprint:
-        return "stale"
-    for up, recorded in (manifest.get("upstream") or {}).items():
-        current = read_manifest(run_dir, up)
-        if (current or {}).get("fingerprint") != recorded:
-            return "stale"
-    return "fresh"
-
-
-def select_tiers(config: Config, tiers: list[str] | None) -> dict[str, int]:
-    """Tier name -> target of the configured tiers, limited to ``tiers`` when given."""
-    return {name: t for name, t in config.tiers.items() if not tiers or name in tiers}
+    ran: list[str] = field(default_factory=list)
+    partial: dict[str, dict] = field(default_factory=dict)  # stage -> failures by reason
 
 
 class Pipeline:
-    """The stages of one config and run directory."""
+    """The stages of one config, tier selection and run directory."""
 
     def __init__(self, config: Config, tiers: list[str] | None = None, progress: bool = True):
-        unknown = [t for t in tiers or [] if t not in config.tiers]
-        if unknown:
-            raise StageError(f"unknown tier(s) {unknown}; the config defines {list(config.tiers)}")
         self.config = config
         self.run_dir = Path(config.run_dir)
-        self.tiers = sorted(set(tiers)) if tiers else None
+        self.tier_targets = config.select_tiers(tiers)
+        self.tiers = sorted(self.tier_targets) if tiers else None
         self.progress = progress
-        self.fingerprints = Fingerprints(config, self.tiers)
+        self.state = RunState(config, self.run_dir, self.tier_targets)
 
     def selected_tiers(self) -> dict[str, int]:
         """The configured tiers, limited to ``--tier`` when given, in config order."""
-        return select_tiers(self.config, self.tiers)
+        return self.tier_targets
 
-    def state(self, stage: str) -> str:
-        return stage_state(self.run_dir, stage, self.fingerprints[stage])
+    def status(self, stage: str):
+        return self.state.status(stage)
 
-    def build(self, until: str | None = None, force: bool = False, log=print) -> list[str]:
-        """Run every stale or missing stage in order (all with ``force``); return those run."""
+    def build(self, until: str | None = None, force: bool = False,
+              accept_failures: bool = False, log=print) -> BuildReport:
+        """Run every stale, missing or partial stage in order (all with ``force``)."""
         last = STAGES.index(until) if until else len(STAGES) - 1
-        ran: list[str] = []
+        report = BuildReport()
+        try:
+            for name in STAGES[: last + 1]:
+                self._build_one(name, force, accept_failures, report, log)
+        finally:
+            self.state.digests.save()
         for name in STAGES[: last + 1]:
-            if not force and not ran and self.state(name) == "fresh":
-                log(f"{name}: fresh, skipped")
-                continue
-            self.run_stage(name, log=log)
-            ran.append(name)
-        return ran
+            manifest = read_manifest(self.run_dir, name) or {}
+            if self.state.status(name).state == "partial":
+                report.partial[name] = manifest.get("failures") or {}
+        return report
 
-    def run_stage(self, name: str, log=print) -> dict:
+    def _build_one(self, name: str, force: bool, accept: bool, report: BuildReport, log) -> None:
+        status = self.state.status(name)
+        if status.state == "fresh" and not force:
+            log(f"{name}: fresh, skipped")
+            return
+        if status.state == "partial" and accept and not force:
+            self.accept_failures(name)
+            log(f"{name}: failures accepted as final")
+            return
+        if status.state == "partial":
+            log(f"{name}: partial ({status.reason}); re-sending only those")
+        elif status.state == "stale":
+            log(f"{name}: stale ({status.reason})")
+        self.run_stage(name, log=log, accept_failures=accept)
+        report.ran.append(name)
+
+    @contextmanager
+    def windows_for_planning(self, log=print):
+        """A run directory whose ingest and expand match the config: this one when both are
+        fresh, else a scratch copy built in a temporary folder, so planning never writes stage
+        outputs here (which would make later stages stale)."""
+        if all(self.state.status(s).state == "fresh" for s in ("ingest", "expand")):
+            yield self.run_dir
+            return
+        with tempfile.TemporaryDirectory(prefix="longnovel-plan-") as tmp:
+            log("plan: ingest/expand are not fresh here; computing windows in a scratch folder "
+                f"({self.run_dir} is left as it is)")
+            config = self.config.model_copy(update={"run_dir": tmp})
+            scratch = Pipeline(config, self.tiers, self.progress)
+            scratch.build(until="expand", log=lambda _: None)
+            yield Path(tmp)
+
+    def accept_failures(self, name: str) -> None:
+        """Mark a partial stage's failures as final: it becomes fresh and is not re-run."""
+        manifest = read_manifest(self.run_dir, name)
+        if manifest is not None:
+            write_manifest(self.run_dir, name, {**manifest, "failures_accepted": True})
+
+    def run_stage(self, name: str, log=print, accept_failures: bool = False) -> dict:
         """Run one stage now and write its outputs and manifest."""
         module = stage_module(name)
-        ctx = StageContext(self.config, self.run_dir, self.tiers, self.progress, stage=name)
-        started = datetime.now(timezone.utc)
-        clock = time.perf_counter()
+        self._note_stale_upstream(module, log)
+        ctx = StageContext(self.config, self.run_dir, self.tier_targets, self.progress,
+                           stage=name, reads=list(module.READS))
+        started, clock = now_iso(), time.perf_counter()
+        fingerprint = self.state.fingerprint(name)
         result: StageResult = module.run(ctx)
-        manifest = self._manifest(name, result, started, time.perf_counter() - clock)
-        self._write(name, result, manifest)
-        log(f"{name}: {result.rows_in} in, {result.rows_out} out"
-            + (f", failures {sum(result.failures.values())}" if result.failures else "")
-            + f" ({manifest['seconds']:.1f}s)")
+        outputs = self._write(name, result)
+        manifest = self._manifest(name, fingerprint, result, ctx, outputs, started,
+                                  time.perf_counter() - clock, accept_failures)
+        write_manifest(self.run_dir, name, manifest)
+        log(_summary_line(name, manifest))
         return manifest
 
-    def _manifest(self, name: str, result: StageResult, started, seconds: float) -> dict:
+    def _note_stale_upstream(self, module, log) -> None:
+        for upstream in upstream_of(module):
+            state = self.state.status(upstream).state
+            if state in ("stale", "missing"):
+                log(f"note: upstream stage {upstream} is {state}; this runs on its current files")
+
+    def _manifest(self, name, fingerprint, result: StageResult, ctx, outputs, started, seconds,
+                  accept) -> dict:
         module = stage_module(name)
-        upstream = {u: (read_manifest(self.run_dir, u) or {}).get("fingerprint")
-                    for u in module.UPSTREAM}
-        outputs = sorted(list(result.tables) + list(result.files))
+        unanswered = ctx.unanswered()
         return {
             "stage": name,
-            "fingerprint": self.fingerprints[name],
-            "upstream": upstream,
+            "fingerprint": fingerprint,
+            "upstream": {u: (read_manifest(self.run_dir, u) or {}).get("fingerprint")
+                         for u in upstream_of(module)},
+            "inputs": self.state.inputs(name),
             "code_version": module.CODE_VERSION,
-            "tiers": self.tiers or list(self.config.tiers),
-            "started_at": started.isoformat(timespec="seconds"),
-            "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "tiers": self.state.tier_key(name),
+            "started_at": started,
+            "finished_at": now_iso(),
             "seconds": round(seconds, 3),
             "rows_in": result.rows_in,
             "rows_out": result.rows_out,
             "dropped": result.dropped,
             "failures": result.failures,
+            "unanswered": unanswered,
+            "failures_accepted": bool(accept and unanswered),
             "usage": result.usage,
             "outputs": outputs,
-            "config": self.fingerprints.sections[name],
+            "config": self.state.section(name),
             **result.extra,
         }
 
-    def _write(self, name: str, result: StageResult, manifest: dict) -> None:
+    def _write(self, name: str, result: StageResult) -> dict[str, str]:
+        """Write the stage's files atomically; return ``{path: sha256}``. The old manifest goes
+        first, so a crash in between leaves the stage missing, never fresh with mixed files."""
         folder = self.run_dir / name
-        old = read_manifest(self.run_dir, name) or {}
-        (folder / MANIFEST).unlink(missing_ok=True)
+        old = output_digests(read_manifest(self.run_dir, name))
+        (folder / "manifest.json").unlink(missing_ok=True)
+        digests: dict[str, str] = {}
         for rel, table in result.tables.items():
-            atomic_write_table(folder / rel, table)
+            digests[rel] = atomic_write_table(folder / rel, table, result.row_group_size)
         for rel, content in result.files.items():
             data = content.encode("utf-8") if isinstance(content, str) else content
-            atomic_write_bytes(folder / rel, data)
-        for rel in set(old.get("outputs", [])) - set(manifest["outputs"]):
+            digests[rel] = atomic_write_bytes(folder / rel, data)
+        for rel in set(old) - set(digests):
             (folder / rel).unlink(missing_ok=True)
-        text = json.dumps(manifest, indent=2, ensure_ascii=False, default=str)
-        atomic_write_bytes(folder / MANIFEST, (text + "\n").encode("utf-8"))
+        for rel, digest in digests.items():
+            self.state.digests.remember(folder / rel, digest)
+        self.state.digests.save()
+        return dict(sorted(digests.items()))
+
+
+def _summary_line(name: str, manifest: dict) -> str:
+    line = f"{name}: {manifest['rows_in']} in, {manifest['rows_out']} out"
+    failures = manifest.get("failures") or {}
+    if failures:
+        line += f", failures {sum(failures.values())}"
+    if manifest.get("unanswered") and not manifest.get("failures_accepted"):
+        line += f" ({manifest['unanswered']} without an answer: partial)"
+    return line + f" ({manifest['seconds']:.1f}s)"
+
+
+def partial_line(name: str, failures: dict) -> str:
+    """One line for a stage a build left partial."""
+    reasons = ", ".join(f"{reason} {n}" for reason, n in sorted(failures.items()))
+    return (f"{name}: partial, failed requests: {reasons or 'none recorded'}; run `longnovel "
+            "build` again to re-send only those, or add --accept-failures to keep them as final")

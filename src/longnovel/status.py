@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from longnovel.pipeline import STAGES, read_manifest
+from longnovel.state import STAGES, read_manifest
 
 
 def _usage_totals(usage: dict) -> tuple[int, float]:
@@ -13,15 +13,18 @@ def _usage_totals(usage: dict) -> tuple[int, float]:
 
 
 def status_rows(pipeline) -> list[dict]:
-    """State, rows, failures, LLM tokens and cost, and finish time of each stage."""
+    """State (and why), rows, failures by reason, LLM tokens and cost, and finish time."""
     rows = []
     for name in STAGES:
         manifest = read_manifest(pipeline.run_dir, name) or {}
         tokens, cost = _usage_totals(manifest.get("usage") or {})
+        status = pipeline.status(name)
+        failures = manifest.get("failures") or {}
         rows.append({
-            "stage": name, "state": pipeline.state(name),
+            "stage": name, "state": status.state, "why": status.reason,
             "rows_in": manifest.get("rows_in"), "rows_out": manifest.get("rows_out"),
-            "failures": sum((manifest.get("failures") or {}).values()),
+            "failures": sum(failures.values()), "failures_by_reason": failures,
+            "unanswered": manifest.get("unanswered", 0),
             "tokens": tokens, "cost": round(float(cost), 4),
             "finished_at": manifest.get("finished_at", ""),
         })
@@ -31,12 +34,20 @@ def status_rows(pipeline) -> list[dict]:
 def status_table(rows: list[dict]) -> str:
     from longnovel.checks import table
 
-    return table(rows, ["stage", "state", "rows_in", "rows_out", "failures", "tokens", "cost",
-                        "finished_at"], cell=_cell)
+    shown = [{**row, "failures": _failures_cell(row)} for row in rows]
+    return table(shown, ["stage", "state", "why", "rows_in", "rows_out", "failures", "tokens",
+                         "cost", "finished_at"], cell=_cell)
+
+
+def _failures_cell(row: dict) -> str:
+    if not row["failures"]:
+        return "0"
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(row["failures_by_reason"].items()))
+    return f"{row['failures']} ({reasons})"
 
 
 def _cell(value) -> str:
-    if value is None:
+    if value is None or value == "":
         return "-"
     if isinstance(value, float):
         return f"${value:.4f}"

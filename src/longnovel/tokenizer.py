@@ -148,3 +148,23 @@ def load_tokenizer(spec: str) -> QwenTokenizer:
     if spec == "qwen3":
         return _load_packaged()
     return _load_hf_dir(Path(spec))
+
+
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt",
+                   "special_tokens_map.json", "added_tokens.json", "tokenizer.model")
+
+
+def tokenizer_identity(spec: str) -> str:
+    """What identifies a tokenizer for fingerprints, without loading it: the packaged Qwen3
+    file's sha256 (``load_tokenizer`` refuses any other), or a hash of a local directory's
+    tokenizer files (not its model weights)."""
+    if spec == "qwen3":
+        return f"qwen3:{QWEN3_SHA256}"
+    folder = Path(spec)
+    digest = hashlib.sha256()
+    for name in TOKENIZER_FILES:
+        path = folder / name
+        if path.is_file():
+            digest.update(f"{name}\0".encode())
+            digest.update(path.read_bytes())
+    return f"dir:{digest.hexdigest()[:16]}"

@@ -60,8 +60,8 @@ class TableContext(StageContext):
         super().__init__(config, Path("unused-run-dir"), None, False, stage="inject")
         self._table, self._runner = table, runner
 
-    def read(self, relpath):
-        return self._table
+    def read(self, relpath, columns=None):
+        return self._table.select(columns) if columns else self._table
 
     def llm_runner(self):
         return self._runner

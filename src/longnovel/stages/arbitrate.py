@@ -23,10 +23,8 @@ from longnovel.config import Config
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "arbitrate"
-UPSTREAM = ["expand"]
 READS = ["expand/windows.parquet"]
-WRITES = ["summaries.parquet", "judgments.parquet", "labels.parquet"]
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 
 JUDGMENT_COMPLETION_TOKENS = 200  # plan estimate of a judgment reply (score, types, a reason)
 WINDOW_COLUMNS = ["window_id", "tier", "language", "book_id", "article", "reference_summary"]
@@ -48,7 +46,7 @@ LABELS = pa.schema([("window_id", pa.string()), ("tier", pa.string()),
                     ("n_judges", pa.int64())])
 
 
-def config_section(config: Config) -> dict:
+def config_section(config: Config, state=None) -> dict:
     from longnovel.templates import prompts_digest
 
     section = config.arbitrate.model_dump()

@@ -1,10 +1,11 @@
 """The stage contract: context handed to a stage, and the result it returns.
 
-A stage module defines ``NAME``, ``UPSTREAM`` (stage names whose outputs it reads), ``READS``,
-``WRITES``, ``CODE_VERSION``, ``config_section(config) -> dict`` (what its fingerprint covers)
-and ``run(ctx) -> StageResult``. Stages compute their outputs in memory and return them; the
-runner (``longnovel.pipeline``) writes them atomically together with the manifest, so a stage
-that fails writes nothing.
+A stage module defines ``NAME``, ``READS`` (the upstream files it reads, ``stage/file``; its
+upstream stages follow from them, and ``ctx.read`` refuses any other file), ``CODE_VERSION``,
+``config_section(config, state) -> dict`` (the config its fingerprint covers; ``state`` is the
+``longnovel.state.RunState``, for content digests) and ``run(ctx) -> StageResult``. Stages
+return their outputs; the pipeline writes them atomically together with the manifest, so a
+stage that fails writes nothing.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class StageResult:
     failures: dict[str, int] = field(default_factory=dict)
     usage: dict[str, dict] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
+    row_group_size: int | None = None
 
 
 @dataclass
@@ -41,9 +43,19 @@ class StageContext:
 
     config: Config
     run_dir: Path
-    tiers: list[str] | None = None
+    tiers: dict[str, int] | list[str] | None = None  # the selection; a list is resolved
     show_progress: bool = True
     stage: str = ""
+    reads: list[str] | None = None  # the files ``read`` may open (None: the stage's READS)
+    _runners: list = field(default_factory=list, repr=False)
+
+    def __post_init__(self):
+        if not isinstance(self.tiers, dict):
+            self.tiers = self.config.select_tiers(self.tiers)
+        if self.reads is None and self.stage:
+            from longnovel.state import stage_module
+
+            self.reads = list(stage_module(self.stage).READS)
 
     @cached_property
     def tokenizer(self):
@@ -53,24 +65,24 @@ class StageContext:
 
     def selected_tiers(self) -> dict[str, int]:
         """The configured tiers, limited to ``--tier`` when given, in config order."""
-        from longnovel.pipeline import select_tiers
+        return self.tiers
 
-        return select_tiers(self.config, self.tiers)
-
-    def read(self, relpath: str) -> pa.Table:
-        """Read an upstream Parquet file, e.g. ``expand/windows.parquet``."""
+    def read(self, relpath: str, columns: list[str] | None = None) -> pa.Table:
+        """Read an upstream Parquet file, e.g. ``expand/windows.parquet``: one the stage
+        declares in ``READS``, so that its fingerprint covers everything it reads."""
+        if self.reads is not None and relpath not in self.reads:
+            raise AssertionError(f"stage {self.stage} reads {relpath} but does not declare it "
+                                 "in READS")
         path = self.run_dir / relpath
         if not path.is_file():
             stage = relpath.split("/")[0]
             raise StageError(f"{path}: missing; run `longnovel {stage}` first")
-        return pq.read_table(path)
+        return pq.read_table(path, columns=columns)
 
     def windows(self, columns: list[str] | None = None) -> list[dict]:
         """Rows of ``expand/windows.parquet`` in the selected tiers (all columns by default)."""
-        table = self.read("expand/windows.parquet")
-        if columns:
-            table = table.select(list(dict.fromkeys([*columns, "tier"])))
-        rows = table.to_pylist()
+        wanted = list(dict.fromkeys([*columns, "tier"])) if columns else None
+        rows = self.read("expand/windows.parquet", wanted).to_pylist()
         tiers = self.selected_tiers()
         return [row for row in rows if row["tier"] in tiers]
 
@@ -88,5 +100,12 @@ class StageContext:
         """An LLM runner for this stage, with the config's models and request cache."""
         from longnovel.llm import LLMRunner
 
-        return LLMRunner(self.config.models, self.config.cache, self.tokenizer,
-                         stage=self.stage, progress=self.show_progress)
+        runner = LLMRunner(self.config.models, self.config.cache, self.tokenizer,
+                           stage=self.stage, progress=self.show_progress)
+        self._runners.append(runner)
+        return runner
+
+    def unanswered(self) -> int:
+        """Requests of this stage's runners that got no answer (transport failures): while any
+        remain, the stage is partial and the next build re-sends them."""
+        return sum(runner.unanswered() for runner in self._runners)

@@ -14,10 +14,8 @@ from longnovel.tokenizer import JOIN
 from longnovel.windows import RunLengths, Span, sample_spread, slide
 
 NAME = "expand"
-UPSTREAM = ["ingest"]
 READS = ["ingest/units.parquet"]
-WRITES = ["windows.parquet"]
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 
 SCHEMA = pa.schema([
     ("window_id", pa.string()), ("tier", pa.string()), ("target_tokens", pa.int64()),
@@ -27,8 +25,13 @@ SCHEMA = pa.schema([
 ])
 
 
-def config_section(config: Config) -> dict:
-    return {"window": config.window.model_dump(), "tiers": config.tiers, "seed": config.seed}
+def config_section(config: Config, state) -> dict:
+    """The window policy, the seed and the tokenizer; the selected tiers' targets are added by
+    ``longnovel.state``."""
+    from longnovel.tokenizer import tokenizer_identity
+
+    return {"window": config.window.model_dump(), "seed": config.seed,
+            "tokenizer": tokenizer_identity(config.tokenizer)}
 
 
 @dataclass

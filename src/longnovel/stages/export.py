@@ -21,11 +21,8 @@ from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sampl
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
-UPSTREAM = ["expand", "arbitrate", "inject"]
-READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
-         "../reviews/reviews.jsonl"]
-WRITES = ["<tier>/<split>.parquet", "README.md", "stats.json"]
-CODE_VERSION = "2"
+READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
+CODE_VERSION = "3"
 
 COLUMNS = [
     ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
@@ -41,10 +38,14 @@ SCHEMA = pa.schema(COLUMNS)
 
 
 
-def config_section(config: Config) -> dict:
+def config_section(config: Config, state=None) -> dict:
+    """The export settings, the seed, the detection prompt every sample carries, and the human
+    reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder)."""
     from longnovel.review import store_hash
+    from longnovel.templates import prompts_digest
 
     return {"export": config.export.model_dump(), "seed": config.seed,
+            "prompts": prompts_digest("detect"),
             "reviews": store_hash(Path(config.run_dir))}
 
 

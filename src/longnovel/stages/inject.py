@@ -25,9 +25,7 @@ from longnovel.stages.base import StageContext, StageResult
 from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
-UPSTREAM = ["expand"]
 READS = ["expand/windows.parquet"]
-WRITES = ["injections.parquet", "entities.parquet"]
 CODE_VERSION = "3"
 
 INJECTIONS = pa.schema(
@@ -39,7 +37,7 @@ ENTITIES = pa.schema([("window_id", pa.string()), ("name", pa.string()), ("type"
                       ("count", pa.int64())])
 
 
-def config_section(config: Config) -> dict:
+def config_section(config: Config, state=None) -> dict:
     section = {"inject": config.inject.model_dump(), "seed": config.seed}
     used = {m for m in (config.inject.generator, config.inject.entities)
             if m not in ("rules", "lexical")}

@@ -1,0 +1,340 @@
+"""The state machinery of a run directory (DESIGN.md section 2), in one place.
+
+- **Digests.** Every output file's sha256 is recorded in its stage's manifest. Files are hashed
+  by content; a file's (size, mtime) is only a cache key of its hash (``FileDigests``), so an
+  unchanged file is not re-read, and ``touch`` changes nothing.
+- **Fingerprints.** A stage's fingerprint hashes its own config section, its code version, the
+  tier selection and the digests of the upstream files it reads (``READS``). A stage that re-runs
+  and writes byte-identical files therefore leaves the stages after it fresh (early cut-off).
+- **States.** ``missing`` (never ran, or an output is gone), ``stale`` (fingerprint differs, an
+  output was changed by hand, or an upstream stage is not fresh), ``partial`` (ran, but requests
+  failed without an answer and the user has not accepted the failures), ``fresh``.
+- **Writes** are atomic (temporary file in the same folder, then rename).
+- **The lock.** One writer per run directory (``RunLock``); readers share it.
+
+Stages, reports and the pipeline import this module; it imports none of them at load time.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import importlib
+import json
+import os
+import socket
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import ModuleType
+
+from longnovel.errors import StageError
+
+STAGES = ["ingest", "expand", "arbitrate", "inject", "export"]
+MANIFEST = "manifest.json"
+STATE_DIR = ".state"
+LOCK_FILE = ".lock"
+
+
+def stage_module(name: str) -> ModuleType:
+    """The module of stage ``name`` (imported on first use)."""
+    return importlib.import_module(f"longnovel.stages.{name}")
+
+
+def upstream_of(module: ModuleType) -> list[str]:
+    """The stages whose files ``module`` reads, from its ``READS`` declaration."""
+    return sorted({path.split("/")[0] for path in module.READS})
+
+
+def hash_obj(obj) -> str:
+    """A short sha256 of the canonical JSON of ``obj``."""
+    blob = json.dumps(obj, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --- content digests with a stat cache -----------------------------------------------------------
+
+class FileDigests:
+    """sha256 of files by content, with (size, mtime_ns) as a cache key kept in the run dir."""
+
+    def __init__(self, run_dir: Path):
+        self.path = Path(run_dir) / STATE_DIR / "digests.json"
+        self._entries: dict[str, list] | None = None
+        self._dirty = False
+
+    def _load(self) -> dict[str, list]:
+        if self._entries is None:
+            try:
+                self._entries = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self._entries = {}
+        return self._entries
+
+    def digest(self, path: Path) -> str | None:
+        """The file's sha256, or None when it does not exist."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        key = str(path.resolve())
+        entry = self._load().get(key)
+        if entry and entry[0] == stat.st_size and entry[1] == stat.st_mtime_ns:
+            return entry[2]
+        value = sha256_file(path)
+        self.remember(path, value)
+        return value
+
+    def remember(self, path: Path, value: str) -> None:
+        """Record ``path``'s digest as computed by a writer."""
+        stat = path.stat()
+        self._load()[str(path.resolve())] = [stat.st_size, stat.st_mtime_ns, value]
+        self._dirty = True
+
+    def save(self) -> None:
+        """Persist the cache (best effort: it is only a cache)."""
+        if not self._dirty or self._entries is None:
+            return
+        try:
+            atomic_write_bytes(self.path, json.dumps(self._entries).encode("utf-8"))
+            self._dirty = False
+        except OSError:
+            pass
+
+
+def tree_digest(root: Path, digests: FileDigests) -> str:
+    """A digest of every file under ``root`` (or of ``root`` itself): relative paths and
+    contents, not location or timestamps, so a moved or re-cloned corpus keeps its digest."""
+    root = Path(root)
+    if not root.exists():
+        return "missing"
+    files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
+    names = [p.relative_to(root).as_posix() if root.is_dir() else "" for p in files]
+    return hash_obj([[name, digests.digest(p)] for name, p in zip(names, files)])
+
+
+# --- atomic writes -----------------------------------------------------------------------------
+
+def _temp_beside(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    return tmp
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> str:
+    """Write ``data`` via a temporary file in the same folder and a rename; return its sha256."""
+    tmp = _temp_beside(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return hashlib.sha256(data).hexdigest()
+
+
+def atomic_write_table(path: Path, table, row_group_size: int | None = None) -> str:
+    """Write a Parquet file atomically (zstd); return its sha256."""
+    import pyarrow.parquet as pq
+
+    tmp = _temp_beside(path)
+    try:
+        pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
+        digest = sha256_file(Path(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return digest
+
+
+# --- manifests ---------------------------------------------------------------------------------
+
+def read_manifest(run_dir: Path, stage: str) -> dict | None:
+    """A stage's manifest, or None when it is missing or unreadable."""
+    path = Path(run_dir) / stage / MANIFEST
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def write_manifest(run_dir: Path, stage: str, manifest: dict) -> None:
+    text = json.dumps(manifest, indent=2, ensure_ascii=False, default=str) + "\n"
+    atomic_write_bytes(Path(run_dir) / stage / MANIFEST, text.encode("utf-8"))
+
+
+def output_digests(manifest: dict | None) -> dict[str, str]:
+    """``{relative path: sha256}`` of a manifest's outputs (empty for old or missing ones)."""
+    outputs = (manifest or {}).get("outputs")
+    return outputs if isinstance(outputs, dict) else {}
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# --- fingerprints and states -------------------------------------------------------------------
+
+@dataclass
+class StageStatus:
+    """Where a stage stands, and why."""
+
+    state: str  # fresh | stale | missing | partial
+    reason: str = ""
+    fingerprint: str | None = None
+
+
+class RunState:
+    """Fingerprints and states of the stages of one config, tier selection and run directory.
+
+    Nothing is cached between calls except file digests, so a state asked for after an upstream
+    stage ran reflects that stage's new outputs.
+    """
+
+    def __init__(self, config, run_dir: Path, tiers: dict[str, int]):
+        self.config = config
+        self.run_dir = Path(run_dir)
+        self.tiers = tiers  # the selected tiers, name -> target, in config order
+        self.digests = FileDigests(self.run_dir)
+        self._sections: dict[str, dict] = {}
+
+    def section(self, stage: str) -> dict:
+        """The stage's config section as fingerprinted (computed once per run)."""
+        if stage not in self._sections:
+            module = stage_module(stage)
+            self._sections[stage] = module.config_section(self.config, self)
+        return self._sections[stage]
+
+    def inputs(self, stage: str) -> dict[str, str | None]:
+        """Digest of every upstream file the stage reads, from the upstream manifests."""
+        found: dict[str, str | None] = {}
+        for relpath in stage_module(stage).READS:
+            upstream, rel = relpath.split("/", 1)
+            found[relpath] = output_digests(read_manifest(self.run_dir, upstream)).get(rel)
+        return found
+
+    def fingerprint(self, stage: str) -> str:
+        module = stage_module(stage)
+        return hash_obj({"config": self.section(stage), "code": module.CODE_VERSION,
+                         "tiers": self.tier_key(stage), "inputs": self.inputs(stage)})
+
+    def tier_key(self, stage: str):
+        """What of the tier selection a stage depends on: expand the targets, later stages the
+        names (their windows already carry the targets)."""
+        if stage == "ingest":
+            return None
+        return dict(self.tiers) if stage == "expand" else list(self.tiers)
+
+    def status(self, stage: str) -> StageStatus:
+        manifest = read_manifest(self.run_dir, stage)
+        if manifest is None:
+            return StageStatus("missing", "never ran")
+        changed = self._changed_outputs(stage, manifest)
+        if changed is not None:
+            return StageStatus(*changed)
+        fingerprint = self.fingerprint(stage)
+        if manifest.get("fingerprint") != fingerprint:
+            return StageStatus("stale", self._stale_reason(stage, manifest), fingerprint)
+        for upstream in upstream_of(stage_module(stage)):
+            if self.status(upstream).state in ("stale", "missing"):
+                return StageStatus("stale", f"upstream {upstream} is not fresh", fingerprint)
+        if manifest.get("unanswered") and not manifest.get("failures_accepted"):
+            return StageStatus("partial", f"{manifest['unanswered']} request(s) without an answer",
+                               fingerprint)
+        return StageStatus("fresh", "", fingerprint)
+
+    def _changed_outputs(self, stage: str, manifest: dict) -> tuple[str, str] | None:
+        outputs = output_digests(manifest)
+        if not outputs:
+            return ("stale", "manifest records no output digests")
+        for rel, digest in outputs.items():
+            current = self.digests.digest(self.run_dir / stage / rel)
+            if current is None:
+                return ("missing", f"output {rel} is gone")
+            if current != digest:
+                return ("stale", f"output {rel} was changed outside longnovel")
+        return None
+
+    def _stale_reason(self, stage: str, manifest: dict) -> str:
+        if manifest.get("code_version") != stage_module(stage).CODE_VERSION:
+            return "code changed"
+        if manifest.get("config") != self.section(stage):
+            return "config changed"
+        if manifest.get("tiers") != self.tier_key(stage):
+            return "tier selection changed"
+        if manifest.get("inputs") != self.inputs(stage):
+            return "upstream outputs changed"
+        return "fingerprint changed"
+
+
+# --- the run-directory lock --------------------------------------------------------------------
+
+class RunLock:
+    """An advisory lock on ``<run_dir>/.lock``: exclusive for writers, shared for readers.
+
+    The kernel releases an ``flock`` when its process dies, so a lock left by a killed process
+    is taken over at once; the holder's pid and command are written into the file for the
+    message a second process sees.
+    """
+
+    def __init__(self, run_dir: Path, exclusive: bool = True, command: str | None = None):
+        self.path = Path(run_dir) / LOCK_FILE
+        self.exclusive = exclusive
+        self.command = command or " ".join(["longnovel", *sys.argv[1:3]])
+        self._handle = None
+
+    def acquire(self) -> RunLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until release
+        mode = fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH
+        try:
+            fcntl.flock(handle.fileno(), mode | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(handle)
+            handle.close()
+            raise StageError(f"{self.path.parent}: in use by {holder}; wait for it to finish "
+                             "or stop it, then try again") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                 "command": self.command, "since": now_iso()}) + "\n")
+        handle.flush()
+        self._handle = handle
+        return self
+
+    def release(self) -> None:
+        if self._handle is not None:
+            fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> RunLock:
+        return self.acquire()
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+def _holder(handle) -> str:
+    handle.seek(0)
+    try:
+        info = json.loads(handle.read() or "{}")
+    except ValueError:
+        info = {}
+    if not info.get("pid"):
+        return "another longnovel process"
+    return f"process {info['pid']} (`{info.get('command', 'longnovel')}` since {info.get('since')})"
