@@ -89,13 +89,17 @@ def find_names(text: str, names: list[str], zh: bool) -> list[tuple[int, int, st
     """(start, end, name) of non-overlapping whole-name occurrences, in text order. In zh a
     two-character given name right after a surname is part of a longer name (青禾 in 顾青禾)."""
     taken: list[tuple[int, int, str]] = []
-    for name in sorted(set(names), key=len, reverse=True):
+    occupied = bytearray(len(text))  # 1 where a longer name was already found
+    present = {name for name in names if name and name in text}
+    for name in sorted(present, key=lambda n: (-len(n), n)):
         pattern = re.escape(name) if zh else rf"(?<![\w.]){re.escape(name)}(?![\w'’])"
         for m in re.finditer(pattern, text):
-            if zh and len(name) == 2 and m.start() > 0 and text[m.start() - 1] in lexicon.ZH_SURNAMES:
+            start, end = m.span()
+            if zh and len(name) == 2 and start > 0 and text[start - 1] in lexicon.ZH_SURNAMES:
                 continue
-            if all(m.end() <= a or m.start() >= b for a, b, _ in taken):
-                taken.append((m.start(), m.end(), name))
+            if occupied.find(1, start, end) == -1:
+                occupied[start:end] = b"\x01" * (end - start)
+                taken.append((start, end, name))
     return sorted(taken)
 
 

@@ -28,16 +28,18 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
     """Replace a pronoun by a character named nowhere before it, so that it cannot be the
     pronoun's referent; a character must have been named before the pronoun."""
     people = draft.names("person")
+    in_summary = find_names(draft.summary, people, draft.zh)  # once, not once per pronoun
+    named = list(dict.fromkeys(n for _, _, n in in_summary))
     out = []
     pattern = _PRONOUN_ZH if draft.zh else _PRONOUN_EN
     for i, sentence in enumerate(draft.sentences):
         for m in pattern.finditer(sentence):
-            before = draft.summary[: draft.spans[i][0] + m.start()]
-            named_before = {n for _, _, n in find_names(before, people, draft.zh)}
+            position = draft.spans[i][0] + m.start()
+            named_before = {n for _, end, n in in_summary if end <= position}
             if not named_before:
                 continue
             exclude = named_before | {n for _, _, n in draft.mentions(i, people)}
-            for name in _other_names(draft, people, exclude):
+            for name in _other_names(named, people, exclude, draft.zh):
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
                 edit = draft.replace_sentence(i, new, "pronoun")
                 if edit:
@@ -45,12 +47,16 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
     return out
 
 
-def _other_names(draft: Draft, people: list[str], exclude: set) -> list[str]:
-    """Characters other than ``exclude`` (nor a longer or shorter form of one), those named
-    in the summary first; at most three."""
-    named = [n for _, _, n in find_names(draft.summary, people, draft.zh)]
-    ordered = list(dict.fromkeys(named + people))
-    return [n for n in ordered if not any(_maybe_same(n, m, draft.zh) for m in exclude)][:3]
+def _other_names(named: list[str], people: list[str], exclude: set, zh: bool) -> list[str]:
+    """Characters other than ``exclude`` (nor a longer or shorter form of one), those
+    ``named`` in the summary first; at most three."""
+    found = []
+    for name in dict.fromkeys(named + people):
+        if not any(_maybe_same(name, m, zh) for m in exclude):
+            found.append(name)
+            if len(found) == 3:
+                break
+    return found
 
 
 def _maybe_same(a: str, b: str, zh: bool) -> bool:
