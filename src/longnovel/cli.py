@@ -223,7 +223,7 @@ def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                       help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
                   debug: bool = DebugOpt):
     """Write a CSV (UTF-8 with BOM) of one tier and split for annotators to edit."""
-    from longnovel.review import write_review_file
+    from longnovel.release.review import write_review_file
 
     pipeline = make_pipeline(config, run_dir, [tier])
     path, n = write_review_file(pipeline.run_dir, tier, split, out)
@@ -238,7 +238,7 @@ def review_import(file: Path = typer.Argument(..., help="The edited review CSV (
                       None, "--reviewer", help="Reviewer for rows whose reviewer cell is empty."),
                   debug: bool = DebugOpt):
     """Validate an edited review file and record its edits; the next export applies them."""
-    from longnovel.review import import_review_file, store_path
+    from longnovel.release.review import import_review_file, store_path
 
     pipeline = make_pipeline(config, run_dir, None)
     n = import_review_file(pipeline.run_dir, file, reviewer)

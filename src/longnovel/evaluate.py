@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from longnovel.errors import LongnovelError
-from longnovel.review import exported_rows, parse_types
+from longnovel.release.review import exported_rows, parse_types
 from longnovel.taxonomy import TYPE_IDS, is_hallucinated
 from longnovel.templates import load_prompt
 

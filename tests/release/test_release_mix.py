@@ -7,7 +7,7 @@ from collections import Counter
 
 import pyarrow.parquet as pq
 
-from longnovel.samples import apply_mix
+from longnovel.release.samples import apply_mix
 
 TYPES = ["entity", "number", "relation", "polarity"]
 

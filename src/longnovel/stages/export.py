@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
+from longnovel.release.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
@@ -42,7 +42,7 @@ SCHEMA = pa.schema(COLUMNS)
 
 
 def config_section(config: Config) -> dict:
-    from longnovel.review import store_hash
+    from longnovel.release.review import store_hash
 
     return {"export": config.export.model_dump(), "seed": config.seed,
             "reviews": store_hash(Path(config.run_dir))}
@@ -122,8 +122,8 @@ def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
 
 
 def run(ctx: StageContext) -> StageResult:
-    from longnovel.card import dataset_card, export_stats
-    from longnovel.review import apply_reviews, load_reviews
+    from longnovel.release.card import dataset_card, export_stats
+    from longnovel.release.review import apply_reviews, load_reviews
 
     samples, n_windows = collect(ctx)
     reviews = load_reviews(ctx.run_dir)

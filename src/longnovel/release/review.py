@@ -22,7 +22,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from longnovel.errors import LongnovelError
-from longnovel.samples import label_of, relabel
+from longnovel.release.samples import label_of, relabel
 from longnovel.taxonomy import (
     TYPE_IDS,
     UNKNOWN,
@@ -73,7 +73,7 @@ def exported_rows(run_dir: Path, tier: str | None = None, split: str | None = No
 
 def injection_spans(run_dir: Path) -> dict[str, tuple[str, str]]:
     """Sample id -> (original span, hallucinated span) for the valid injections of a run."""
-    from longnovel.samples import sample_id, sample_kind
+    from longnovel.release.samples import sample_id, sample_kind
 
     run_dir = Path(run_dir)
     paths = [run_dir / "inject/injections.parquet", run_dir / "expand/windows.parquet"]
