@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 from eval_helpers import (
     RELEASE_SAMPLE,
@@ -128,3 +131,16 @@ def test_dry_run_on_a_file_sends_nothing(tmp_path, llm_server):
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[1].split()[:3] == ["evaluate", "judge", "12"]
     assert llm_server.count() == 0
+
+
+def test_bad_file_as_a_real_subprocess(tmp_path, llm_server):
+    config = data_config(tmp_path, detector(llm_server))
+    rows = release_rows()
+    del rows[0]["instruction"]
+    bad = write_jsonl(tmp_path / "bad.jsonl", rows)
+    longnovel = str(Path(sys.executable).parent / "longnovel")
+    done = subprocess.run([longnovel, "evaluate", "-c", str(config), "-m", "judge", "--data",
+                           str(bad)], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == f"error: {bad}: line 1: missing field(s) instruction " \
+        "(the release format needs id, language, article, summary, instruction, input, output)"
