@@ -5,9 +5,9 @@ User message: the sample's ``input`` (article, then summary) for ``--order artic
 ``--order summary-first`` the summary, then the article (template
 ``prompts/<lang>/evaluate_summary_first.txt``), the official release's second layout.
 
-Requests go out window by window (every sample of one article together, one repeat after the
-other), so a prefix-caching server prefills each article once per repeat instead of once per
-sample.
+Requests go out window by window (every sample of one article together; each repeat in the
+same order), so a prefix-caching server prefills each article once per repeat instead of once
+per sample.
 
 Repeats. The request cache is keyed by the model's reply-deciding settings and the messages, so
 N identical runs would be served from one cached reply. Repeat 0 is the plain request; repeat
