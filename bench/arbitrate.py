@@ -105,7 +105,7 @@ def sample_windows(n: int) -> list[dict]:
 
 
 def write_run(tmp: Path, base_url: str, windows: int, concurrency: int, tag: str) -> Path:
-    from longnovel.pipeline import atomic_write_table
+    from longnovel.state import atomic_write_table
     from longnovel.stages.expand import SCHEMA
 
     run_dir = tmp / f"run-{tag}"

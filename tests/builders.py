@@ -54,3 +54,22 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n",
                     encoding="utf-8")
     return path
+
+
+def release_config(tmp: Path, run_dir: Path, **overrides) -> Path:
+    """configs/fixture.yaml with absolute corpus paths and run dir and cache inside ``tmp``."""
+    data = yaml.safe_load((REPO / "configs/fixture.yaml").read_text(encoding="utf-8"))
+    for source in data["corpus"]:
+        source["path"] = str(REPO / source["path"])
+    data.update(run_dir=str(run_dir), cache=str(tmp / "cache.sqlite"), **overrides)
+    path = tmp / "config.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def build(config: Path, **kwargs) -> None:
+    """Build every stage of ``config`` quietly."""
+    from longnovel.config import load_config
+    from longnovel.pipeline import Pipeline
+
+    Pipeline(load_config(config), progress=False).build(log=lambda m: None, **kwargs)

@@ -187,17 +187,24 @@ def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     typer.echo(estimate_table(rows))
 
 
-def _evaluate_plan(pipeline, models: list[str], split: str = "test", repeats: int = 1,
-                   prompt: str = "plain") -> list[dict]:
-    from longnovel.evaluate import plan_requests
+def _evaluate_plan(pipeline, models: list[str], dataset=None, repeats: int = 1,
+                   prompt: str = "plain", order: str = "article-first",
+                   tokenizer=None) -> list[dict]:
+    """Estimates of `evaluate` for ``models`` (default dataset: the export's test split)."""
+    from longnovel.evaluation.datasets import load_dataset
+    from longnovel.evaluation.requests import plan_requests
     from longnovel.llm import estimate
     from longnovel.tokenizer import load_tokenizer
 
-    planned = [p for name in models for p in plan_requests(
-        pipeline.run_dir, pipeline.config.models, name, pipeline.tiers, split, repeats, prompt)]
-    if not planned:
+    if not models:
         return []
-    return estimate(planned, pipeline.config.models, load_tokenizer(pipeline.config.tokenizer))
+    tokenizer = tokenizer or load_tokenizer(pipeline.config.tokenizer)
+    if dataset is None:
+        dataset = load_dataset(pipeline.config, pipeline.run_dir, None, "test", pipeline.tiers,
+                               tokenizer)
+    planned = [p for name in models for p in plan_requests(
+        dataset.rows, pipeline.config.models, name, repeats, prompt, order)]
+    return estimate(planned, pipeline.config.models, tokenizer)
 
 
 @app.command()
@@ -216,34 +223,88 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                f"and {len(result['plots'])} plots")
 
 
+DataOpt = typer.Option(None, "--data", help="A dataset file in the release format (JSON, "
+                       "JSONL or Parquet) instead of the run's exported split.")
+SplitOpt = typer.Option("test", "--split", help="Exported split (without --data).")
+
+
+def _check_choice(option: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise typer.BadParameter(f"{option} must be one of {', '.join(choices)}")
+
+
+def _show_report(report: dict, folder: Path) -> None:
+    from longnovel.evaluation.tables import metrics_table
+
+    typer.echo(f"{report['run']} on {report['dataset']} ({report['samples']} samples):")
+    typer.echo(metrics_table(report))
+    for warning in report["warnings"]:
+        _err(f"warning: {warning}")
+    if report["unmapped_types"]:
+        names = ", ".join(f"{k!r} ({n})" for k, n in report["unmapped_types"].items())
+        _err(f"warning: gold type names that map to no type id, counted as unknown: {names}")
+    typer.echo(f"wrote {folder / 'metrics.json'}")
+
+
 @app.command()
 @user_errors
 def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
-             model: str = typer.Option(..., "--model", "-m", help="A model under models:."),
-             tier: list[str] | None = TierOpt,
-             split: str = typer.Option("test", "--split", help="Exported split to evaluate."),
+             model: list[str] = typer.Option(..., "--model", "-m",
+                                             help="A model under models: (repeatable)."),
+             tier: list[str] | None = TierOpt, split: str = SplitOpt,
+             data: Path | None = DataOpt,
              repeats: int = typer.Option(1, "--repeats", min=1, help="Independent runs."),
              prompt: str = typer.Option("plain", "--prompt", help="plain or cot (reason first)."),
+             order: str = typer.Option("article-first", "--order",
+                                       help="article-first or summary-first."),
+             resamples: int = typer.Option(1000, "--resamples", min=0,
+                                           help="Bootstrap resamples for the 95% intervals."),
              dry_run: bool = typer.Option(False, "--dry-run",
                                           help="Only estimate requests, tokens and cost."),
              debug: bool = DebugOpt, no_progress: bool = QuietOpt):
-    """Run a configured model as a hallucination detector over exported samples."""
-    from longnovel.evaluate import EvalOptions, metrics_table, output_dir, run_evaluation
+    """Run configured models as hallucination detectors over exported samples or a file."""
+    from longnovel.checks import estimate_table
+    from longnovel.evaluation.datasets import load_dataset
+    from longnovel.evaluation.requests import ORDERS, PROMPTS, repeat_models
+    from longnovel.evaluation.run import EvalOptions, output_dir, run_evaluation
     from longnovel.tokenizer import load_tokenizer
 
-    if prompt not in ("plain", "cot"):
-        raise typer.BadParameter("--prompt must be plain or cot")
-    pipeline = make_pipeline(config, run_dir, tier, not no_progress, lock="shared")
+    _check_choice("--prompt", prompt, PROMPTS)
+    _check_choice("--order", order, ORDERS)
+    pipeline = make_pipeline(config, run_dir, None if data else tier, not no_progress,
+                             lock="shared")
+    for name in model:
+        repeat_models(pipeline.config.models, name, repeats)  # every name checked up front
+    tokenizer = load_tokenizer(pipeline.config.tokenizer)
+    dataset = load_dataset(pipeline.config, pipeline.run_dir, data, split, tier, tokenizer)
     if dry_run:
-        from longnovel.checks import estimate_table
-
-        typer.echo(estimate_table(_evaluate_plan(pipeline, [model], split, repeats, prompt)))
+        typer.echo(estimate_table(_evaluate_plan(pipeline, model, dataset, repeats, prompt,
+                                                 order, tokenizer)))
         return
-    options = EvalOptions(model, pipeline.tiers, split, repeats, prompt)
-    report = run_evaluation(pipeline.config, pipeline.run_dir, options,
-                            load_tokenizer(pipeline.config.tokenizer), not no_progress)
-    typer.echo(metrics_table(report))
-    typer.echo(f"wrote {output_dir(pipeline.run_dir, model) / 'metrics.json'}")
+    for name in model:
+        options = EvalOptions(name, repeats, prompt, order, resamples, pipeline.config.seed)
+        report = run_evaluation(pipeline.config, pipeline.run_dir, dataset, options, tokenizer,
+                                not no_progress)
+        _show_report(report, output_dir(pipeline.run_dir, dataset, options))
+
+
+@app.command()
+@user_errors
+def compare(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+            data: Path | None = DataOpt, split: str = SplitOpt,
+            model: list[str] | None = typer.Option(
+                None, "--model", "-m", help="Only this model's runs (repeatable)."),
+            debug: bool = DebugOpt):
+    """A leaderboard, a models x types heatmap and a metric-by-length plot over evaluated runs."""
+    from longnovel.evaluation.compare import load_runs, write_comparison
+    from longnovel.evaluation.datasets import dataset_name, export_name
+
+    pipeline = make_pipeline(config, run_dir, None, claim=False, lock="shared")
+    name = dataset_name(data) if data else export_name(split)
+    folder, markdown = write_comparison(pipeline.run_dir, load_runs(pipeline.run_dir, name,
+                                                                    model))
+    typer.echo(markdown)
+    typer.echo(f"wrote leaderboard.md, leaderboard.json, heatmap.png and length.png to {folder}")
 
 
 review_app = typer.Typer(no_args_is_help=True, help="Human review: export a sheet, import edits.")
@@ -260,7 +321,7 @@ def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                       help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
                   debug: bool = DebugOpt):
     """Write a CSV (UTF-8 with BOM) of one tier and split for annotators to edit."""
-    from longnovel.review import write_review_file
+    from longnovel.release.review import write_review_file
 
     pipeline = make_pipeline(config, run_dir, [tier], lock="shared")
     path, n = write_review_file(pipeline.run_dir, tier, split, out)
@@ -275,7 +336,7 @@ def review_import(file: Path = typer.Argument(..., help="The edited review CSV (
                       None, "--reviewer", help="Reviewer for rows whose reviewer cell is empty."),
                   debug: bool = DebugOpt):
     """Validate an edited review file and record its edits; the next export applies them."""
-    from longnovel.review import import_review_file, store_path
+    from longnovel.release.review import import_review_file, store_path
 
     pipeline = make_pipeline(config, run_dir, None)
     n = import_review_file(pipeline.run_dir, file, reviewer)

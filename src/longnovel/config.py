@@ -77,7 +77,7 @@ class ExportConfig(Closed):
     @field_validator("mix")
     @classmethod
     def _known_sources(cls, value):
-        from longnovel.samples import SOURCES
+        from longnovel.release.samples import SOURCES
 
         unknown = sorted(set(value or {}) - set(SOURCES))
         if unknown:

@@ -33,33 +33,49 @@ def split_type_names(text: str) -> list[str]:
     """The names in a list written as text ("entity, 时序错乱; number")."""
     return [part.strip() for part in TYPE_SEPARATORS.split(text) if part.strip()]
 
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-]+", "", name.strip().lower())
+
+
 # Loose names that models use, in both languages, lower-cased and stripped of spaces,
-# hyphens and underscores before lookup.
+# hyphens and underscores before lookup. They include the display names of the official
+# LongNovel release's gold outputs (``OFFICIAL_NAMES``).
 _SYNONYMS: dict[str, list[str]] = {
     "entity": ["entity", "entityerror", "entities", "name", "wrongname", "character", "person",
                "pronoun", "roleswap", "mismatch", "实体", "实体错误", "人物错误", "人名错误",
                "名称错误", "角色错误", "指代错误"],
     "number": ["number", "numeric", "numericerror", "numerical", "numbererror", "quantity",
                "date", "time", "数字", "数字错误", "数量错误", "数值错误", "日期错误", "时间错误"],
-    "relation": ["relation", "relationerror", "relationship", "relationshiperror", "kinship",
+    "relation": ["relation", "relational", "relationerror", "relationship", "relationshiperror", "kinship",
                  "关系", "关系错误", "人物关系错误", "亲属关系错误"],
     "polarity": ["polarity", "contradiction", "contradictory", "negation",
                  "contradictorystatement", "矛盾", "矛盾陈述", "否定错误", "自相矛盾", "相反陈述"],
     "event": ["event", "eventerror", "action", "outcome", "事件", "事件错误", "情节错误",
               "行为错误"],
     "temporal": ["temporal", "timeline", "timelineerror", "order", "chronology", "sequence",
-                 "temporalerror", "时序", "时序错乱", "时序错误", "顺序错误", "时间顺序错误"],
+                 "temporalerror", "时序", "时序错乱", "时序错误", "顺序错误", "时间顺序错误",
+                 "时间线", "时间线错乱"],
     "causal": ["causal", "causality", "causalerror", "cause", "causation", "因果", "因果错误",
-               "因果关系错误"],
+               "因果关系错误", "因果链"],
     "fabrication": ["fabrication", "fabricated", "invented", "inventedcontent", "fictional",
                     "fictionalevent", "falsehood", "madeup", "unsupported", "addition",
                     "虚构", "虚构内容", "编造", "捏造", "无中生有", "虚构事件", "杜撰"],
 }
+# The type names of the official LongNovel release (its detection prompt and gold outputs).
+OFFICIAL_NAMES: dict[str, dict[str, str]] = {
+    "entity": {"en": "Entity Hallucination", "zh": "实体幻觉"},
+    "number": {"en": "Numeric Hallucination", "zh": "数字幻觉"},
+    "relation": {"en": "Relational Hallucination", "zh": "关系幻觉"},
+    "polarity": {"en": "Contradictory Statement", "zh": "反向陈述"},
+    "event": {"en": "Event Hallucination", "zh": "事件幻觉"},
+    "temporal": {"en": "Timeline Disruption", "zh": "时间线乱序"},
+    "causal": {"en": "Causal Chain Fabrication", "zh": "因果链伪造"},
+    "fabrication": {"en": "Fictional Event", "zh": "虚构事件"},
+}
+for _tid, _names in OFFICIAL_NAMES.items():
+    _SYNONYMS[_tid] += [_key(n) for n in _names.values()]
 _LOOKUP: dict[str, str] = {syn: tid for tid, syns in _SYNONYMS.items() for syn in syns}
-
-
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-]+", "", name.strip().lower())
 
 
 def normalize_type(name: str) -> str:
@@ -67,10 +83,9 @@ def normalize_type(name: str) -> str:
     key = _key(str(name))
     if key in _LOOKUP:
         return _LOOKUP[key]
-    for syn, tid in _LOOKUP.items():
-        if len(syn) >= 4 and syn in key:
-            return tid
-    return UNKNOWN
+    contained = [syn for syn in _LOOKUP if len(syn) >= 4 and syn in key]
+    # the longest synonym wins: "timeline disruption" is temporal, not "time" (number)
+    return _LOOKUP[max(contained, key=len)] if contained else UNKNOWN
 
 
 def normalize_types(names: list[str]) -> tuple[list[str], list[str]]:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pyarrow.parquet as pq
 
-from longnovel.samples import apply_mix
+from longnovel.release.samples import apply_mix
 
 TYPES = ["entity", "number", "relation", "polarity"]
 
@@ -54,7 +54,7 @@ def test_missing_source_is_left_out_and_counts_never_exceed_the_cap():
 
 
 def test_export_applies_mix_per_tier(fixture_run):
-    from conftest import build
+    from builders import build
 
     make, run_dir = fixture_run
     config = make(export={"splits": {"test": 0.5, "valid": 0.5},

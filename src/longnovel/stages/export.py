@@ -17,7 +17,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
+from longnovel.release.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
@@ -41,7 +41,7 @@ SCHEMA = pa.schema(COLUMNS)
 def config_section(config: Config, state=None) -> dict:
     """The export settings, the seed, the detection prompt every sample carries, and the human
     reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder)."""
-    from longnovel.review import store_hash
+    from longnovel.release.review import store_hash
     from longnovel.templates import prompts_digest
 
     return {"export": config.export.model_dump(), "seed": config.seed,
@@ -123,8 +123,8 @@ def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
 
 
 def run(ctx: StageContext) -> StageResult:
-    from longnovel.card import dataset_card, export_stats
-    from longnovel.review import apply_reviews, load_reviews
+    from longnovel.release.card import dataset_card, export_stats
+    from longnovel.release.review import apply_reviews, load_reviews
 
     samples, n_windows = collect(ctx)
     reviews = load_reviews(ctx.run_dir)

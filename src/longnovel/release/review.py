@@ -22,7 +22,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from longnovel.errors import LongnovelError
-from longnovel.samples import label_of, relabel
+from longnovel.release.samples import label_of, relabel
 from longnovel.taxonomy import (
     TYPE_IDS,
     UNKNOWN,
@@ -73,7 +73,7 @@ def exported_rows(run_dir: Path, tier: str | None = None, split: str | None = No
 
 def injection_spans(run_dir: Path) -> dict[str, tuple[str, str]]:
     """Sample id -> (original span, hallucinated span) for the valid injections of a run."""
-    from longnovel.samples import sample_id, sample_kind
+    from longnovel.release.samples import sample_id, sample_kind
 
     run_dir = Path(run_dir)
     paths = [run_dir / "inject/injections.parquet", run_dir / "expand/windows.parquet"]
@@ -140,7 +140,7 @@ def review_row(row: dict, spans: dict[str, tuple[str, str]]) -> dict:
 
 def write_review_file(run_dir: Path, tier: str, split: str, out: Path | None) -> tuple[Path, int]:
     """Write the review CSV of one tier and split; return its path and row count."""
-    from longnovel.pipeline import atomic_write_bytes
+    from longnovel.state import atomic_write_bytes
 
     rows = exported_rows(run_dir, tier, split)
     spans = injection_spans(run_dir)
