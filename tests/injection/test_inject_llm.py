@@ -110,9 +110,10 @@ def test_llm_entities_fall_back_to_the_lexical_ones(llm_server, tmp_path):
                                   "base_url": llm_server.base_url}})
     result = inject.run(ctx)
     rows = result.tables["entities.parquet"].to_pylist()
-    en = [(r["name"], r["type"], r["count"]) for r in rows if r["window_id"] == "S-en-0"]
+    en = [(r["name"], r["type"], r["count"]) for r in rows if r["book_id"] == "enbook"
+          and r["unit_index"] == 0]
     assert en == [("Pell", "person", EN_ARTICLE.count("Pell"))]
-    zh = {r["name"] for r in rows if r["window_id"] == "S-zh-0"}
+    zh = {r["name"] for r in rows if r["book_id"] == "zhbook" and r["unit_index"] == 0}
     assert zh == {e["name"] for e in extract_entities(ZH_ARTICLE, "zh")}
     assert result.failures["entities_empty"] == 2
 

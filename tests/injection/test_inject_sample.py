@@ -56,7 +56,10 @@ def _windows() -> list[dict]:
 @pytest.fixture(scope="module")
 def sample_run():
     windows = _windows()
-    result = inject.run(make_ctx(pa.Table.from_pylist(windows)))
+    units = [{"book_id": book.name, "unit_index": i, "language": language, "text": text}
+             for language, book in BOOKS for i, (text, _) in enumerate(_units(book))]
+    result = inject.run(make_ctx(pa.Table.from_pylist(windows),
+                                 units=pa.Table.from_pylist(units)))
     articles = {w["window_id"]: w["article"] for w in windows}
     return result.tables["injections.parquet"].to_pylist(), articles
 

@@ -46,22 +46,33 @@ def windows_table() -> pa.Table:
     return pa.Table.from_pylist(rows)
 
 
-def make_ctx(table, runner=None, **inject_config):
+def units_of(windows: pa.Table) -> pa.Table:
+    """The one-unit windows' units, as ingest would have written them."""
+    rows = {(w["book_id"], w["unit_start"]): {"book_id": w["book_id"],
+                                              "unit_index": w["unit_start"],
+                                              "language": w["language"], "text": w["article"]}
+            for w in windows.to_pylist()}
+    return pa.Table.from_pylist(list(rows.values()))
+
+
+def make_ctx(table, runner=None, units=None, **inject_config):
     config = Config.model_validate({
         "corpus": [{"path": "x", "format": "dir", "language": "en"}], "seed": 3,
         "inject": inject_config, "models": inject_config.pop("_models", {})})
-    return TableContext(config, table, runner)
+    return TableContext(config, table, runner, units)
 
 
 class TableContext(StageContext):
     """The real stage context, reading its windows from ``table`` instead of a run dir."""
 
-    def __init__(self, config, table, runner=None):
+    def __init__(self, config, table, runner=None, units=None):
         super().__init__(config, Path("unused-run-dir"), None, False, stage="inject")
         self._table, self._runner = table, runner
+        self._units = units if units is not None else units_of(table)
 
     def read(self, relpath, columns=None):
-        return self._table.select(columns) if columns else self._table
+        table = self._units if relpath == "ingest/units.parquet" else self._table
+        return table.select(columns) if columns else table
 
     def llm_runner(self):
         return self._runner
@@ -91,8 +102,10 @@ def test_stage_writes_a_row_per_window_and_type():
 def test_stage_entities_table_and_new_names_from_article():
     result = inject.run(make_ctx(windows_table()))
     entities = result.tables["entities.parquet"]
-    assert entities.column_names == ["window_id", "name", "type", "count"]
-    names = {r["name"] for r in entities.to_pylist() if r["window_id"] == "S-en-0"}
+    assert entities.column_names == ["book_id", "unit_index", "name", "type", "count"]
+    rows = entities.to_pylist()
+    assert len({(r["book_id"], r["unit_index"]) for r in rows}) == 4  # once per unit
+    names = {r["name"] for r in rows if (r["book_id"], r["unit_index"]) == ("enbook", 0)}
     assert "Captain Ferrant" in names
     checked = 0
     for row in result.tables["injections.parquet"].to_pylist():

@@ -7,12 +7,12 @@ lives in ``longnovel.injection.llm_generator``; the stage in ``longnovel.stages.
 
 from longnovel.injection.assign import assign_types
 from longnovel.injection.candidate import Candidate, NotApplicable
-from longnovel.injection.entities import extract_entities, merge_entities
+from longnovel.injection.entities import extract_entities, extract_many, merge_entities
 from longnovel.injection.rules import RulesGenerator
 from longnovel.injection.text import split_sentences
 from longnovel.injection.validate import describe, validate
 
 __all__ = [
     "Candidate", "NotApplicable", "RulesGenerator", "assign_types", "describe",
-    "extract_entities", "merge_entities", "split_sentences", "validate",
+    "extract_entities", "extract_many", "merge_entities", "split_sentences", "validate",
 ]

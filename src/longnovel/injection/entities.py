@@ -201,3 +201,32 @@ def _en_lexicon_counts(text: str) -> Counter:
             if n:
                 counts[(word, kind)] += n
     return counts
+
+
+def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> list[list[dict]]:
+    """``extract_entities`` of every (text, language), across processes when there are enough
+    texts to pay for them (jieba's tagger is pure Python and holds the GIL)."""
+    import os
+
+    workers = workers or len(os.sched_getaffinity(0))
+    if workers < 2 or len(texts) < 8:
+        return [extract_entities(text, language) for text, language in texts]
+    from concurrent.futures import ProcessPoolExecutor
+
+    if any(language == "zh" for _, language in texts):
+        _warm_jieba()  # load the dictionary once; forked workers inherit it
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunks = max(1, len(texts) // (workers * 4))
+        return list(pool.map(_extract_pair, texts, chunksize=chunks))
+
+
+def _extract_pair(pair: tuple[str, str]) -> list[dict]:
+    return extract_entities(*pair)
+
+
+def _warm_jieba() -> None:
+    import jieba
+    import jieba.posseg as pseg
+
+    jieba.setLogLevel(60)
+    list(pseg.cut("预热"))

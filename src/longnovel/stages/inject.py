@@ -1,6 +1,7 @@
 """Stage inject: entity-referenced hallucination injection (DESIGN.md section 11).
 
-For every window: entities from the article (lexical or an LLM), a balanced set of types,
+For every window: entities of its units (lexical or an LLM, extracted once per unit and shared by
+every tier, merged per window), a balanced set of types,
 and for each type one injected summary from the rules generator or an LLM, validated at the
 sentence level and retried up to ``inject.max_retries`` times. Every (window, type) gets a row;
 a type that does not apply or a candidate that never validates is kept with its reason.
@@ -19,22 +20,25 @@ from longnovel.injection import (
     RulesGenerator,
     assign_types,
     extract_entities,
+    extract_many,
+    merge_entities,
     validate,
 )
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
-READS = ["expand/windows.parquet"]
-CODE_VERSION = "3"
+READS = ["expand/windows.parquet", "ingest/units.parquet"]
+CODE_VERSION = "4"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
         "window_id", "tier", "language", "type", "subtype", "original_summary", "summary",
         "original_span", "hallucinated_span", "generator")]
     + [("valid", pa.bool_()), ("reject_reason", pa.string())])
-ENTITIES = pa.schema([("window_id", pa.string()), ("name", pa.string()), ("type", pa.string()),
-                      ("count", pa.int64())])
+ENTITIES = pa.schema([("book_id", pa.string()), ("unit_index", pa.int64()),
+                      ("name", pa.string()), ("type", pa.string()), ("count", pa.int64())])
+Unit = tuple[str, int]  # (book_id, unit_index)
 
 
 def config_section(config: Config, state=None) -> dict:
@@ -54,7 +58,9 @@ def run(ctx: StageContext) -> StageResult:
     inject = ctx.config.inject
     runner = ctx.llm_runner() if _uses_model(inject) else None
     try:
-        entities, entity_failures = _entities(ctx, windows, runner)
+        by_unit, entity_failures = _unit_entities(ctx, windows, runner)
+        entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
+                    for w in windows}
         jobs = _jobs(windows, ctx.config)
         if inject.generator == "rules":  # the runner may serve the entities only
             rows = _rules_rows(ctx, jobs, entities)
@@ -67,12 +73,29 @@ def run(ctx: StageContext) -> StageResult:
             runner.close()
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
-    return _result(windows, rows, entities, usage, failures)
+    return _result(windows, rows, by_unit, usage, failures)
 
 
 def _windows(ctx: StageContext) -> list[dict]:
-    rows = ctx.windows(["window_id", "tier", "language", "article", "reference_summary"])
+    rows = ctx.windows(["window_id", "tier", "language", "book_id", "unit_start", "unit_end",
+                        "reference_summary"])
     return sorted(rows, key=lambda r: r["window_id"])
+
+
+def _units_of(window: dict) -> list[Unit]:
+    return [(window["book_id"], i) for i in range(window["unit_start"], window["unit_end"] + 1)]
+
+
+def _unit_texts(ctx: StageContext, windows: list[dict]) -> dict[Unit, tuple[str, str]]:
+    """(text, language) of every unit some selected window covers, read once."""
+    wanted = {u for w in windows for u in _units_of(w)}
+    table = ctx.read("ingest/units.parquet", ["book_id", "unit_index", "language", "text"])
+    units = {}
+    for row in table.to_pylist():
+        key = (row["book_id"], row["unit_index"])
+        if key in wanted:
+            units[key] = (row["text"], row["language"])
+    return dict(sorted(units.items()))
 
 
 def _uses_model(inject) -> bool:
@@ -89,31 +112,35 @@ def _jobs(windows: list[dict], config: Config) -> list[tuple[dict, str]]:
 
 # --- entities ---------------------------------------------------------------------------------
 
-def _entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Counter]:
-    """Entities per window id; a failed LLM extraction falls back to the lexical one."""
-    model = ctx.config.inject.entities
-    if model == "lexical":
-        return {w["window_id"]: extract_entities(w["article"], w["language"])
-                for w in ctx.progress(windows, desc="inject: entities", total=len(windows))}, Counter()
-    from longnovel.injection.llm_entities import (
-        EntityReply,
-        entities_from_reply,
-        entity_messages,
-    )
-    from longnovel.llm import Request
+def _unit_entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Counter]:
+    """Entities per unit, extracted once however many windows and tiers share the unit; a
+    failed LLM extraction falls back to the lexical one."""
+    units = _unit_texts(ctx, windows)
+    if ctx.config.inject.entities == "lexical":
+        return dict(zip(units, extract_many(list(units.values())))), Counter()
+    from longnovel.injection.llm_entities import EntityReply, entities_from_reply
 
-    requests = [Request(key=f"entities/{w['window_id']}", model=model,
-                        messages=entity_messages(w["article"], w["language"]),
-                        schema=EntityReply, group=w["window_id"]) for w in windows]
+    model = ctx.config.inject.entities
+    requests = _entity_requests(units, model, EntityReply)
     failures: Counter = Counter()
     out = {}
-    for window, result in zip(windows, runner.run(requests)):
-        found = entities_from_reply(result.parsed, window["article"]) if result.ok else []
+    for (key, (text, language)), result in zip(units.items(), runner.run(requests)):
+        found = entities_from_reply(result.parsed, text) if result.ok else []
         if not found:
             failures[f"entities_{result.error or 'empty'}"] += 1
-            found = extract_entities(window["article"], window["language"])
-        out[window["window_id"]] = found
+            found = extract_entities(text, language)
+        out[key] = found
     return out, failures
+
+
+def _entity_requests(units: dict, model: str, schema=None) -> list:
+    from longnovel.injection.llm_entities import entity_messages
+    from longnovel.llm import Request
+
+    return [Request(key=f"entities/{book}/{index}", model=model,
+                    messages=entity_messages(text, language), schema=schema,
+                    group=f"{book}/{index}")
+            for (book, index), (text, language) in units.items()]
 
 
 # --- rules generator --------------------------------------------------------------------------
@@ -195,8 +222,9 @@ def _judge_reply(job, result, model: str) -> tuple[object, str | None]:
 
 # --- result -----------------------------------------------------------------------------------
 
-def _result(windows, rows, entities, usage, failures) -> StageResult:
-    entity_rows = [{"window_id": wid, **e} for wid in sorted(entities) for e in entities[wid]]
+def _result(windows, rows, by_unit, usage, failures) -> StageResult:
+    entity_rows = [{"book_id": book, "unit_index": index, **e}
+                   for (book, index), found in by_unit.items() for e in found]
     dropped = Counter(r["reject_reason"].split(":")[0] for r in rows if not r["valid"])
     valid = Counter(f"{r['language']}/{r['type']}" for r in rows if r["valid"])
     return StageResult(
@@ -217,19 +245,19 @@ def plan_requests(ctx: StageContext) -> list:
     if not _uses_model(inject):
         return []
     windows = _windows(ctx)
+    units = _unit_texts(ctx, windows)
     planned = []
     if inject.entities != "lexical":
-        from longnovel.injection.llm_entities import entity_messages
-
-        planned += [PlannedRequest("inject", inject.entities,
-                                   entity_messages(w["article"], w["language"]), 300)
-                    for w in windows]
+        planned += [PlannedRequest("inject", r.model, r.messages, 300)
+                    for r in _entity_requests(units, inject.entities)]
     if inject.generator != "rules":
         from longnovel.injection.llm_generator import build_messages
 
         lengths = dict(zip([w["window_id"] for w in windows], ctx.tokenizer.count_batch(
             [w["reference_summary"] for w in windows])))
-        entities = {w["window_id"]: extract_entities(w["article"], w["language"]) for w in windows}
+        by_unit = dict(zip(units, extract_many(list(units.values()))))
+        entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
+                    for w in windows}
         for w, type_id in _jobs(windows, ctx.config):
             messages = build_messages(w["reference_summary"], w["language"],
                                       entities[w["window_id"]], type_id, None)
