@@ -100,8 +100,35 @@ def build(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     typer.echo(f"done: {len(report.ran)} stage(s) run; outputs in {pipeline.run_dir}")
     for name, failures in report.partial.items():
         _err(partial_line(name, failures))
+    empty = _empty_requested_tiers(pipeline, tier or [], until)
+    for line in empty:
+        _err(f"error: {line}")
+    if empty:
+        raise typer.Exit(1)
     if report.partial:
         raise typer.Exit(PARTIAL_EXIT)
+
+
+def _empty_requested_tiers(pipeline, requested: list[str], until: str | None) -> list[str]:
+    """Each (tier, language) the user asked for with ``--tier`` that ended with no sample (no
+    window, when the build stopped before export), with expand's reason."""
+    from longnovel.state import STAGES, read_manifest
+
+    if not requested or (until and STAGES.index(until) < STAGES.index("expand")):
+        return []
+    expand = read_manifest(pipeline.run_dir, "expand") or {}
+    stage = "export" if not until or until == "export" else "expand"
+    key = "samples_by_tier_language" if stage == "export" else "windows_per_tier_language"
+    counts = (read_manifest(pipeline.run_dir, stage) or {}).get(key) or {}
+    languages = sorted({s.language for s in pipeline.config.corpus})
+    lines = []
+    for name in dict.fromkeys(requested):
+        for language in languages:
+            if (counts.get(name) or {}).get(language, 0) == 0:
+                why = [n for n in expand.get("notes", [])
+                       if n.startswith(f"tier {name} ") and f" no {language} " in n]
+                lines += why or [f"tier {name} has no {language} sample"]
+    return lines
 
 
 def _stage_command(name: str):
@@ -141,11 +168,16 @@ def status(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
            tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
            as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
     """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
-    from longnovel.status import status_rows, status_table
+    from longnovel.checks import table
+    from longnovel.status import status_rows, status_table, tier_rows
 
     pipeline = make_pipeline(config, run_dir, tier, claim=False, lock=None)
     rows = status_rows(pipeline)
-    typer.echo(json.dumps(rows, indent=2) if as_json else status_table(rows))
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    typer.echo(status_table(rows))
+    typer.echo("\n" + table(tier_rows(pipeline), ["tier", "language", "windows", "samples"]))
 
 
 @app.command()

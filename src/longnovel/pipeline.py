@@ -122,6 +122,8 @@ class Pipeline:
                                   time.perf_counter() - clock, accept_failures)
         write_manifest(self.run_dir, name, manifest)
         log(_summary_line(name, manifest))
+        for note in result.notes:
+            log(f"{name}: {note}")
         return manifest
 
     def _note_stale_upstream(self, module, log) -> None:
@@ -154,6 +156,7 @@ class Pipeline:
             "usage": result.usage,
             "outputs": outputs,
             "config": self.state.section(name),
+            "notes": result.notes,
             **result.extra,
         }
 

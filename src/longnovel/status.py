@@ -31,6 +31,29 @@ def status_rows(pipeline) -> list[dict]:
     return rows
 
 
+def tier_rows(pipeline) -> list[dict]:
+    """Windows and exported samples per selected tier and language, zeros included."""
+    expand = (read_manifest(pipeline.run_dir, "expand") or {}).get("windows_per_tier_language")
+    languages = sorted({s.language for s in pipeline.config.corpus})
+    rows = []
+    for tier in pipeline.selected_tiers():
+        for language in languages:
+            rows.append({"tier": tier, "language": language,
+                         "windows": ((expand or {}).get(tier) or {}).get(language, 0),
+                         "samples": _exported(pipeline.run_dir, tier, language)})
+    return rows
+
+
+def _exported(run_dir, tier: str, language: str) -> int:
+    import json
+
+    try:
+        stats = json.loads((run_dir / "export" / "stats.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    return int(((stats.get("by_tier_language") or {}).get(tier) or {}).get(language, 0))
+
+
 def status_table(rows: list[dict]) -> str:
     from longnovel.checks import table
 

@@ -29,8 +29,24 @@ def _bump(counts, values: list[str]) -> None:
         counts[values[0]][values[1]] += 1
 
 
-def export_stats(rows: list[dict]) -> dict:
-    """Counts per tier, language, split, source, label and type."""
+def export_stats(rows: list[dict], tiers: list[str] | None = None,
+                 languages: list[str] | None = None) -> dict:
+    """Counts per tier, language, split, source, label and type; every tier of ``tiers`` and
+    language of ``languages`` has its counts, zeros included, so an empty tier shows."""
+    stats = _counts(rows)
+    for tier in tiers or []:
+        stats["by_tier"].setdefault(tier, 0)
+        per_language = stats["by_tier_language"].setdefault(tier, {})
+        for language in languages or []:
+            per_language.setdefault(language, 0)
+    if tiers:
+        order = {t: i for i, t in enumerate(tiers)}
+        for key in ("by_tier", "by_tier_language"):
+            stats[key] = dict(sorted(stats[key].items(), key=lambda kv: order.get(kv[0], 99)))
+    return stats
+
+
+def _counts(rows: list[dict]) -> dict:
     return {
         "samples": len(rows),
         "books": len({r["book_id"] for r in rows}),
@@ -110,7 +126,9 @@ def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
         "## Samples per tier and source\n",
         _table("tier", stats["by_tier_source"], sources) + "\n",
         "## Samples per tier and language\n",
-        _table("tier", stats["by_tier_language"], sorted(stats["by_language"])) + "\n",
+        _table("tier", stats["by_tier_language"],
+               sorted({lang for counts in stats["by_tier_language"].values() for lang in counts}))
+        + "\n",
         "## Hallucination types per tier\n",
         (_table("tier", stats["by_tier_type"], types) if types else "No hallucinated samples.")
         + "\n",

@@ -35,6 +35,7 @@ class StageResult:
     usage: dict[str, dict] = field(default_factory=dict)
     extra: dict = field(default_factory=dict)
     row_group_size: int | None = None
+    notes: list[str] = field(default_factory=list)  # lines the user must see (and the manifest)
 
 
 @dataclass

@@ -15,7 +15,7 @@ from longnovel.windows import RunLengths, Span, sample_spread, slide
 
 NAME = "expand"
 READS = ["ingest/units.parquet"]
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 
 SCHEMA = pa.schema([
     ("window_id", pa.string()), ("tier", pa.string()), ("target_tokens", pa.int64()),
@@ -117,11 +117,41 @@ def run(ctx: StageContext) -> StageResult:
     runs = load_runs(ctx)
     rows: list[dict] = []
     per_tier: dict[str, int] = {}
+    languages = sorted({source.language for source in ctx.config.corpus})
+    per_language: dict[str, dict[str, int]] = {}
+    notes: list[str] = []
     for tier, target in ctx.progress(ctx.selected_tiers().items(), desc="expand"):
         windows = tier_windows(ctx, runs, tier, target)
         per_tier[tier] = len(windows)
+        counts = {lang: sum(w["language"] == lang for w in windows) for lang in languages}
+        per_language[tier] = counts
+        notes += [empty_tier_note(ctx, runs, tier, target, lang)
+                  for lang, n in counts.items() if n == 0]
         rows.extend(windows)
     table = pa.Table.from_pylist(rows, schema=SCHEMA)
     n_units = sum(len(r.texts) for r in runs)
     return StageResult(tables={"windows.parquet": table}, rows_in=n_units,
-                       rows_out=table.num_rows, extra={"windows_per_tier": per_tier})
+                       rows_out=table.num_rows, notes=notes,
+                       extra={"windows_per_tier": per_tier,
+                              "windows_per_tier_language": per_language})
+
+
+def empty_tier_note(ctx: StageContext, runs: list[Run], tier: str, target: int,
+                    language: str) -> str:
+    """Why a tier has no window in a language: the longest run of consecutive kept units
+    against the tier's range."""
+    low, high = target - ctx.config.window.below, target + ctx.config.window.above
+    where = f"tier {tier} ({low}-{high} tokens) has no {language} window"
+    candidates = [r for r in runs if r.language == language]
+    if not candidates:
+        return f"{where}: the corpus has no kept {language} unit"
+    longest = max(candidates, key=lambda r: r.lengths(0, len(r.texts) - 1))
+    total = longest.lengths(0, len(longest.texts) - 1)
+    span = f"{longest.book_id} units {longest.indices[0]}-{longest.indices[-1]}"
+    if any(slide(len(r.texts), r.lengths, low, high) for r in candidates):
+        return f"{where}: its windows were all left out by window.max_per_tier/max_per_book"
+    if total < low:
+        return (f"{where}: the longest run of consecutive kept units is {total} tokens "
+                f"({span}); add units, or lower the tier's target")
+    return (f"{where}: no stretch of consecutive units lands inside the range (the longest "
+            f"run, {span}, has {total} tokens); widen window.below/above")

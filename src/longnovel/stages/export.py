@@ -22,7 +22,7 @@ from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
-CODE_VERSION = "3"
+CODE_VERSION = "4"
 
 COLUMNS = [
     ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
@@ -130,7 +130,8 @@ def run(ctx: StageContext) -> StageResult:
     reviews = load_reviews(ctx.run_dir)
     rows, applied = apply_reviews(split_and_sample(ctx, samples), reviews)
     tables = tables_by_file(rows)
-    stats = export_stats(rows)
+    languages = sorted({source.language for source in ctx.config.corpus})
+    stats = export_stats(rows, list(ctx.selected_tiers()), languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
              "README.md": dataset_card(ctx.config, stats, sorted(tables))}
     by_source = Counter(s["source"] for s in samples)
@@ -138,5 +139,7 @@ def run(ctx: StageContext) -> StageResult:
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
                        else {},
                        extra={"windows": n_windows, "samples_by_source": dict(by_source),
+                              "samples_by_tier": stats["by_tier"],
+                              "samples_by_tier_language": stats["by_tier_language"],
                               "reviews_applied": applied,
                               "reviews_not_exported": len(reviews) - applied})
