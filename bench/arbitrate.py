@@ -105,8 +105,8 @@ def sample_windows(n: int) -> list[dict]:
 
 
 def write_run(tmp: Path, base_url: str, windows: int, concurrency: int, tag: str) -> Path:
-    from longnovel.state import atomic_write_table
     from longnovel.stages.expand import SCHEMA
+    from longnovel.state import atomic_write_table
 
     run_dir = tmp / f"run-{tag}"
     atomic_write_table(run_dir / "expand/windows.parquet",

@@ -124,7 +124,7 @@ def repo_dir(mirrors: Path, repo: str) -> Path:
 
 def git_show(git_dir: Path, path: str) -> bytes:
     result = subprocess.run(["git", f"--git-dir={git_dir}", "show", f"HEAD:{path}"],
-                            capture_output=True)
+                            capture_output=True, check=False)
     if result.returncode != 0:
         raise SystemExit(f"{git_dir}: cannot read {path}: {result.stderr.decode().strip()}")
     return result.stdout
@@ -138,14 +138,14 @@ def decode(data: bytes, encoding: str) -> str:
 
 
 def strip_gutenberg(text: str) -> str:
-    start = re.search(r"^\*\*\* ?START OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.M)
-    end = re.search(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.M)
+    start = re.search(r"^\*\*\* ?START OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.MULTILINE)
+    end = re.search(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.MULTILINE)
     if start:
         text = text[start.end():]
-        end = re.search(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.M)
+        end = re.search(r"^\*\*\* ?END OF (THE|THIS) PROJECT GUTENBERG.*$", text, re.MULTILINE)
     if end:
         text = text[:end.start()]
-    end = re.search(r"^End of (the )?Project Gutenberg", text, re.M | re.I)
+    end = re.search(r"^End of (the )?Project Gutenberg", text, re.MULTILINE | re.IGNORECASE)
     if end:
         text = text[:end.start()]
     return text
@@ -153,7 +153,7 @@ def strip_gutenberg(text: str) -> str:
 
 def apply_cuts(body: str, cuts: list[str]) -> str:
     for pattern in cuts:
-        match = re.search(pattern, body, re.M)
+        match = re.search(pattern, body, re.MULTILINE)
         if match:
             body = body[:match.start()]
     return body
@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
             (folder / f"{n:03d}.txt").write_text(unit_text + "\n", encoding="utf-8")
             (folder / f"{n:03d}.summary.txt").write_text(summary + "\n", encoding="utf-8")
         commit = subprocess.run(["git", f"--git-dir={git_dir}", "rev-parse", "HEAD"],
-                                capture_output=True, text=True).stdout.strip()
+                                capture_output=True, text=True, check=False).stdout.strip()
         merged = [u[2] for u in units if len(u[2]) > 1]
         meta = {"title": book.title, "author": book.author,
                 "source": f"https://github.com/{book.repo} ({book.path} @ {commit[:12]})",

@@ -322,7 +322,7 @@ class RunLock:
             self._handle.close()
             self._handle = None
 
-    def __enter__(self) -> RunLock:
+    def __enter__(self) -> RunLock:  # noqa: PYI034
         return self.acquire()
 
     def __exit__(self, *exc) -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from longnovel.state import atomic_write_bytes, read_manifest
 from longnovel.release.card import export_stats
 from longnovel.release.review import exported_rows
+from longnovel.state import atomic_write_bytes, read_manifest
 
 FOLDER = "stats"
 PLOTS = {

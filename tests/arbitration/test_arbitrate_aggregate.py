@@ -112,8 +112,8 @@ def test_pairwise_agreement_and_kappa():
      2, ["entity", "number"], []),
     ('```json\n{"score": "1/5", "types": "contradiction, 虚构内容", "reason": "x",}\n```',
      1, ["polarity", "fabrication"], []),
-    ('<think>hmm</think>{"score": 2.5, "hallucination_types": [{"type": "timeline"}, "vibes"],'
-     ' "reason": "order"}',
+    (('<think>hmm</think>{"score": 2.5, "hallucination_types": [{"type": "timeline"}, "vibes"],'
+      ' "reason": "order"}'),
      2, ["temporal", "unknown"], ["vibes"]),
     ('{"score": 4, "hallucination_types": ["entity"], "reason": "fine"}', 4, [], []),
 ])

@@ -207,9 +207,9 @@ def test_a_non_transient_error_stops_after_a_few_requests_naming_the_model(
     llm_server, tmp_path, provider, word_tokenizer, code
 ):
     llm_server.reply = lambda messages: status(code)
-    with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=2) as runner:
-        with pytest.raises(ModelAccessError) as caught:
-            runner.run(requests(50))
+    with (make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=2) as runner,
+          pytest.raises(ModelAccessError) as caught):
+        runner.run(requests(50))
     message = str(caught.value)
     assert f"HTTP {code}" in message and "model 'm'" in message and "check" in message
     assert "\n" not in message

@@ -225,8 +225,8 @@ def load_file(path: Path, rule: TierRule, tokenizer) -> Dataset:
 
 def load_export(run_dir: Path, split: str, rule: TierRule, tokenizer) -> Dataset:
     """The exported samples of ``split`` in a run directory."""
-    from longnovel.state import read_manifest
     from longnovel.release.review import exported_rows
+    from longnovel.state import read_manifest
 
     unmapped: Counter = Counter()
     rows = [normalize(r, f"export {r.get('tier')}/{split}: row {i}", unmapped)

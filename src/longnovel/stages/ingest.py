@@ -106,7 +106,7 @@ def count_tokens(ctx: StageContext, texts: list[str], origins: list[str], desc: 
 
     try:
         return ctx.tokenizer.count_batch(texts, progress=bar)
-    except Exception:  # noqa: BLE001 - tokenizers raises plain exceptions; find the culprit
+    except Exception:
         for text, origin in zip(texts, origins):
             try:
                 ctx.tokenizer.count(text)
