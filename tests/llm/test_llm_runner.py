@@ -422,3 +422,32 @@ def test_duplicate_requests_report_the_same_tokens_cold_and_warm(
     assert warm["cache_hits"] == 6
     for key in ("prompt_tokens", "completion_tokens"):
         assert warm[key] == cold[key] > 0
+
+
+def test_two_local_servers_with_one_model_name_never_share_replies(
+    llm_server, tmp_path, provider, word_tokenizer
+):
+    from fake_llm import FakeLLM
+
+    other = FakeLLM().start()
+    try:
+        llm_server.reply = lambda messages: "from the first server"
+        other.reply = lambda messages: "from the second server"
+        models = {"one": model_config(llm_server, provider, model="local"),
+                  "two": model_config(other, provider, model="local")}
+        asks = [Request(key=name, model=name, messages=[{"role": "user", "content": "same"}])
+                for name in ("one", "two")]
+        with LLMRunner(models, tmp_path / "cache.sqlite", word_tokenizer, "test",
+                       progress=False) as runner:
+            one, two = runner.run(asks)
+        assert (one.text, two.text) == ("from the first server", "from the second server")
+        assert llm_server.count() == 1 and other.count() == 1
+        moved = {"two": model_config(other, provider, model="local",
+                                     cache_namespace=llm_server.base_url)}
+        with LLMRunner(moved, tmp_path / "cache.sqlite", word_tokenizer, "test",
+                       progress=False) as runner:
+            (again,) = runner.run([asks[1]])
+        assert again.text == "from the first server" and again.cached  # the namespace kept it
+        assert other.count() == 1
+    finally:
+        other.stop()
