@@ -1,6 +1,6 @@
 """Durable records of submitted batches (SQLite), so that a killed build polls them again.
 
-One row per uploaded request file: the file id (known first), the batch id (once created), the
+One row per uploaded request file of a model: the file id (known first), the batch id (once created), the
 stage and model that sent it, and the cache keys of its lines (their ``custom_id``). A row is
 written right after the upload and updated right after the batch is created, each committed at
 once; it is marked ``collected`` only after its replies are in the reply cache. A build reads
@@ -19,7 +19,7 @@ from pathlib import Path
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
-    file_id TEXT PRIMARY KEY,
+    file_id TEXT NOT NULL,
     batch_id TEXT,
     stage TEXT NOT NULL,
     model TEXT NOT NULL,
@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS batches (
     requests INTEGER NOT NULL,
     state TEXT NOT NULL,
     created_at REAL NOT NULL,
-    collected_at REAL
+    collected_at REAL,
+    PRIMARY KEY (model, file_id)
 )
 """
 UPLOADED, SUBMITTED, COLLECTED = "uploaded", "submitted", "collected"
@@ -75,19 +76,22 @@ class BatchStore:
 
     def submitted(self, record: BatchRecord, batch_id: str) -> None:
         """Record the batch created from ``record``'s file."""
-        self._write("UPDATE batches SET batch_id = ?, state = ? WHERE file_id = ?",
-                    (batch_id, SUBMITTED, record.file_id))
+        self._write("UPDATE batches SET batch_id = ?, state = ? "
+                    "WHERE model = ? AND file_id = ?",
+                    (batch_id, SUBMITTED, record.model, record.file_id))
         record.batch_id, record.state = batch_id, SUBMITTED
 
     def collected(self, record: BatchRecord) -> None:
         """Mark a batch whose replies and errors are all in the reply cache."""
-        self._write("UPDATE batches SET state = ?, collected_at = ? WHERE file_id = ?",
-                    (COLLECTED, time.time(), record.file_id))
+        self._write("UPDATE batches SET state = ?, collected_at = ? "
+                    "WHERE model = ? AND file_id = ?",
+                    (COLLECTED, time.time(), record.model, record.file_id))
         record.state = COLLECTED
 
     def forget(self, record: BatchRecord) -> None:
         """Drop the row of a file whose batch could not be created."""
-        self._write("DELETE FROM batches WHERE file_id = ?", (record.file_id,))
+        self._write("DELETE FROM batches WHERE model = ? AND file_id = ?",
+                    (record.model, record.file_id))
 
     def pending(self) -> list[BatchRecord]:
         """Every record not yet collected, oldest first."""
