@@ -208,3 +208,19 @@ def test_batch_mode_needs_a_batch_api_and_prices_at_the_batch_rate():
     config = ModelConfig(provider="openai", model="m")
     batched = ModelConfig(provider="openai", model="m", mode="batch", batch_poll_s=1.0)
     assert config.fingerprint_fields() == batched.fingerprint_fields()
+
+
+def test_plan_prices_batch_models_at_the_batch_rate(word_tokenizer):
+    from longnovel.llm import PlannedRequest, estimate
+
+    price = {"input_per_mtok": 3000.0, "output_per_mtok": 6000.0, "batch_discount": 0.5}
+    models = {"live": ModelConfig(provider="openai", model="m", price=price, max_tokens=100),
+              "bulk": ModelConfig(provider="zhipuai", model="m", price=price, max_tokens=100,
+                                  mode="batch")}
+    messages = [{"role": "user", "content": "one two three"}]
+    rows = estimate([PlannedRequest("arbitrate", name, messages) for name in models], models,
+                    word_tokenizer)
+    by_model = {row["model"]: row for row in rows}
+    assert by_model["live"]["mode"] == "live" and by_model["bulk"]["mode"] == "batch"
+    assert by_model["bulk"]["cost"] == pytest.approx(by_model["live"]["cost"] / 2)
+    assert by_model["bulk"]["prompt_tokens"] == by_model["live"]["prompt_tokens"]
