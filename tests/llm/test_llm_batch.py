@@ -224,3 +224,16 @@ def test_plan_prices_batch_models_at_the_batch_rate(word_tokenizer):
     assert by_model["live"]["mode"] == "live" and by_model["bulk"]["mode"] == "batch"
     assert by_model["bulk"]["cost"] == pytest.approx(by_model["live"]["cost"] / 2)
     assert by_model["bulk"]["prompt_tokens"] == by_model["live"]["prompt_tokens"]
+
+
+def test_a_recorded_batch_the_server_does_not_know_is_submitted_anew(
+        llm_server, tmp_path, word_tokenizer):
+    keys = _keys(llm_server, requests(2))
+    store = BatchStore(tmp_path / "cache.sqlite")
+    store.submitted(store.uploaded("file-gone", "test", "m", keys), "batch-gone")
+    store.close()
+    with make_runner(llm_server, tmp_path, "openai", word_tokenizer, **BATCH) as runner:
+        results = runner.run(requests(2))
+    assert all(r.ok for r in results)
+    assert [b["custom_ids"] for b in llm_server.batches.values()] == [keys]
+    assert pending_counts(tmp_path / "cache.sqlite") == {}

@@ -158,7 +158,8 @@ class BatchSender:
                 self.active.remove(record)
                 if exc.reason == BATCH_UNKNOWN:
                     self.store.forget(record)
-                    todo += self._retry(record.keys, exc)
+                    todo += self._retry(record.keys, ProviderError(
+                        "batch_unknown", f"batch {record.batch_id}: {exc}", retryable=True))
                 else:  # the batch stays recorded: the next build polls it again
                     self._settle(record.keys, exc)
                 continue
