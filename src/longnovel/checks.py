@@ -55,8 +55,8 @@ def plan_rows(config, run_dir: Path, tiers: dict[str, int]) -> list[dict]:
     return estimate(planned, config.models, load_tokenizer(config.tokenizer))
 
 
-ESTIMATE_COLUMNS = ["stage", "model", "mode", "requests", "prompt_tokens", "completion_tokens",
-                    "cost"]
+ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_tokens", "cost",
+                    "mode"]
 
 
 def estimate_table(rows: list[dict]) -> str:
