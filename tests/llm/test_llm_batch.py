@@ -237,3 +237,18 @@ def test_a_recorded_batch_the_server_does_not_know_is_submitted_anew(
     assert all(r.ok for r in results)
     assert [b["custom_ids"] for b in llm_server.batches.values()] == [keys]
     assert pending_counts(tmp_path / "cache.sqlite") == {}
+
+
+def test_a_line_refused_by_a_content_filter_is_final_and_a_refused_key_stops(
+        llm_server, tmp_path, word_tokenizer):
+    llm_server.enqueue(status(400, message="content_filter: the prompt was blocked"))
+    with make_runner(llm_server, tmp_path, "zhipuai", word_tokenizer, **BATCH) as runner:
+        results = runner.run(requests(3))
+        assert runner.failures() == {"content_filter": 1} and runner.unanswered() == 0
+    assert [r.ok for r in results] == [False, True, True] and len(llm_server.batches) == 1
+
+    llm_server.enqueue(status(401))
+    with make_runner(llm_server, tmp_path, "zhipuai", word_tokenizer, **BATCH) as runner, \
+            pytest.raises(ModelAccessError, match="HTTP 401"):
+        runner.run(requests(2, prefix="fresh"))
+    assert pending_counts(tmp_path / "cache.sqlite") == {}  # the batch was collected
