@@ -252,3 +252,23 @@ def test_a_line_refused_by_a_content_filter_is_final_and_a_refused_key_stops(
             pytest.raises(ModelAccessError, match="HTTP 401"):
         runner.run(requests(2, prefix="fresh"))
     assert pending_counts(tmp_path / "cache.sqlite") == {}  # the batch was collected
+
+
+def test_outcome_of_batch_lines():
+    from longnovel.llm.batch import _outcome
+    from longnovel.llm.providers.batch_api import BatchInfo
+
+    info = BatchInfo("b1", "expired", 1, 2)
+    refused = _outcome({"custom_id": "k", "response": {"status_code": 400, "body": {
+        "error": {"code": "1301", "message": "系统检测到输入或生成内容可能包含不安全或敏感内容"}}}},
+        info)
+    assert refused.reason == "http_400" and "1301" in str(refused) and not refused.retryable
+    assert _outcome(None, info).reason == "batch_expired"
+    gone = _outcome({"custom_id": "k", "error": {"code": "Batch Expired", "message": "late"}}, info)
+    assert gone.reason == "batch_expired" and gone.retryable
+    body = {"choices": [{"message": {"content": "hi"}, "finish_reason": "length"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1}}
+    reply = _outcome({"custom_id": "k", "response": {"status_code": 200, "body": body}}, info)
+    assert (reply.text, reply.finish_reason, reply.prompt_tokens) == ("hi", "length", 3)
+    assert _outcome({"custom_id": "k", "response": {"status_code": 200, "body": {}}},
+                    info).reason == "bad_response"

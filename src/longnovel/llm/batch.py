@@ -309,9 +309,9 @@ def _outcome(line: dict | None, info) -> Reply | ProviderError:
         except ProviderError as exc:
             return exc
     if code:
-        message = ((body or {}).get("error") or {}).get("message") if isinstance(body, dict) \
-            else None
-        return status_error(int(code), str(message or body or f"HTTP {code}")[:300], None)
+        error = (body.get("error") or {}) if isinstance(body, dict) else {}
+        message = " ".join(str(error[k]) for k in ("code", "message") if error.get(k))
+        return status_error(int(code), (message or str(body or f"HTTP {code}"))[:300], None)
     error = line.get("error") or {}
     reason = re.sub(r"[^a-z0-9_]+", "_", str(error.get("code") or "error").lower())
     return ProviderError(reason if reason.startswith("batch_") else f"batch_{reason}",
