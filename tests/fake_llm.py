@@ -23,8 +23,9 @@ arrival time ``at`` on ``time.monotonic``), the prompts it answered with HTTP 20
 
 It also serves the files + batches API both SDKs use in batch mode (``/v1/files``,
 ``/v1/files/{id}/content``, ``/v1/batches``, ``/v1/batches/{id}``): a batch completes at its
-``server.batch_polls``-th retrieval (default 2; set it high to keep batches pending), its lines
-answered by the same script as chat requests (``reply``, ``enqueue``, ``chaos``, ``finish``);
+``server.batch_polls``-th retrieval (default 2; set it high to keep batches pending; its
+counts grow with each poll before that), its lines answered by the same script as chat
+requests (``reply``, ``enqueue``, ``chaos``, ``finish``);
 a scripted ``status(...)`` becomes an error line with that status and ``EXPIRE`` a line left
 unanswered when the batch expires. ``server.enqueue_api(status(401))`` answers the next
 files/batches calls with errors. Batch calls are recorded in ``server.batch_calls`` (method,
@@ -260,6 +261,9 @@ class FakeLLM:
                 batch["polls"] >= self.batch_polls
             if batch["status"] == "validating":
                 batch["status"] = "in_progress"
+            elif batch["status"] == "in_progress" and not due:  # lines done so far, for ETAs
+                counts = batch["request_counts"]
+                counts["completed"] = counts["total"] * batch["polls"] // (self.batch_polls + 1)
         if due:
             self._run_batch(batch)
         with self._lock:
