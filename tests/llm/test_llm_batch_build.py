@@ -74,7 +74,7 @@ def batch_config(tmp: Path, servers: dict) -> Path:
 
 
 def invoke(*args: str) -> str:
-    quiet = ["--no-progress"] if args[0] == "build" else []
+    quiet = ["--no-progress"] if args[0] in ("build", "plan") else []
     result = cli.invoke(app, [*args, *quiet])
     assert result.exit_code == 0, result.output
     return result.output
@@ -106,6 +106,10 @@ def test_a_build_in_batch_mode_sends_no_live_request_and_a_rerun_sends_nothing(
     assert max(submitted(servers).values()) == 1  # nothing was submitted twice
     assert all(not row["pending_batches"] for row in rows.values())
     assert rows["arbitrate"]["tokens"] > 0 and rows["inject"]["tokens"] > 0
+
+    plan = json.loads(invoke("plan", "-c", str(config), "--json"))
+    assert {(row["stage"], row["model"], row["mode"]) for row in plan} >= {
+        ("arbitrate", "a", "batch"), ("arbitrate", "b", "batch")}
 
     calls = {name: len(s.batch_calls) for name, s in servers.items()}
     invoke("build", "-c", str(config), "--force")  # re-runs every stage: all from the cache
