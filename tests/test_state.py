@@ -78,6 +78,9 @@ MODEL_KEYS: dict[str, tuple[bool, object]] = {
     "max_retries": (False, 0),
     "price.input_per_mtok": (False, 2.5),
     "price.output_per_mtok": (False, 10.0),
+    "price.batch_discount": (False, 0.25),
+    "mode": (False, "batch"),
+    "batch_poll_s": (False, 5.0),
 }
 USERS = {"a": {"arbitrate"}, "b": {"arbitrate"}, "g": {"inject"}, "unused": set()}
 

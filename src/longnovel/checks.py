@@ -55,12 +55,14 @@ def plan_rows(config, run_dir: Path, tiers: dict[str, int]) -> list[dict]:
     return estimate(planned, config.models, load_tokenizer(config.tokenizer))
 
 
-ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_tokens", "cost"]
+ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_tokens", "cost",
+                    "mode"]
 
 
 def estimate_table(rows: list[dict]) -> str:
-    """Spending estimates per stage and model, with a total row."""
-    total = {"stage": "total", "model": "", "requests": sum(r["requests"] for r in rows),
+    """Spending estimates per stage and model (batch mode at the batch rate), with a total
+    row."""
+    total = {"stage": "total", "model": "", "mode": "", "requests": sum(r["requests"] for r in rows),
              "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
              "completion_tokens": sum(r["completion_tokens"] for r in rows),
              "cost": round(sum(r["cost"] for r in rows), 4)}

@@ -13,7 +13,11 @@ def _usage_totals(usage: dict) -> tuple[int, float]:
 
 
 def status_rows(pipeline) -> list[dict]:
-    """State (and why), rows, failures by reason, LLM tokens and cost, and finish time."""
+    """State (and why), rows, failures by reason, LLM tokens and cost, finish time, and the
+    batches not yet collected (``{model: {batches, requests}}``) of models in batch mode."""
+    from longnovel.llm.batch_store import pending_counts, store_path
+
+    pending = pending_counts(store_path(pipeline.run_dir))
     rows = []
     for name in STAGES:
         manifest = read_manifest(pipeline.run_dir, name) or {}
@@ -27,6 +31,7 @@ def status_rows(pipeline) -> list[dict]:
             "unanswered": manifest.get("unanswered", 0),
             "tokens": tokens, "cost": round(float(cost), 4),
             "finished_at": manifest.get("finished_at", ""),
+            "pending_batches": pending.get(name, {}),
         })
     return rows
 
@@ -58,8 +63,21 @@ def status_table(rows: list[dict]) -> str:
     from longnovel.checks import table
 
     shown = [{**row, "failures": _failures_cell(row)} for row in rows]
-    return table(shown, ["stage", "state", "why", "rows_in", "rows_out", "failures", "tokens",
+    text = table(shown, ["stage", "state", "why", "rows_in", "rows_out", "failures", "tokens",
                          "cost", "finished_at"], cell=_cell)
+    return "\n".join([text, *_pending_lines(rows)])
+
+
+def _pending_lines(rows: list[dict]) -> list[str]:
+    """One line per stage with batches not yet collected (the next build polls them)."""
+    lines = []
+    for row in rows:
+        pending = row.get("pending_batches") or {}
+        if pending:
+            models = ", ".join(f"{model} {p['batches']} batch(es), {p['requests']} request(s)"
+                               for model, p in sorted(pending.items()))
+            lines.append(f"pending batches of {row['stage']}: {models}")
+    return lines
 
 
 def _failures_cell(row: dict) -> str:

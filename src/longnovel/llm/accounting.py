@@ -24,12 +24,15 @@ class ModelUsage:
     completion_tokens: int = 0
     cost: float = 0.0
 
-    def add_tokens(self, prompt: int, completion: int, price: Price | None) -> None:
-        """Add an answer's tokens; ``price`` None means it came from the cache (free now)."""
+    def add_tokens(
+        self, prompt: int, completion: int, price: Price | None, batch: bool = False
+    ) -> None:
+        """Add an answer's tokens; ``price`` None means it came from the cache (free now);
+        ``batch`` charges the batch rate."""
         self.prompt_tokens += prompt
         self.completion_tokens += completion
         if price is not None:
-            self.cost += price.cost(prompt, completion)
+            self.cost += price.cost(prompt, completion, batch)
 
     def as_dict(self) -> dict:
         row = asdict(self)

@@ -15,6 +15,7 @@ import json
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +65,7 @@ class ReplyCache:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._deferred = False
         self._db = sqlite3.connect(str(self.path), timeout=60.0, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a killed process; only a power cut may lose the last commits.
@@ -111,7 +113,19 @@ class ReplyCache:
         with self._lock:
             self._db.execute(f"INSERT OR REPLACE INTO replies ({COLUMNS}) VALUES "
                              "(?,?,?,?,?,?,?,?,?)", row)
-            self._db.commit()
+            if not self._deferred:
+                self._db.commit()
+
+    @contextmanager
+    def transaction(self):
+        """Commit the replies ``put`` inside the block once, at its end (a batch's replies)."""
+        self._deferred = True
+        try:
+            yield self
+        finally:
+            self._deferred = False
+            with self._lock:
+                self._db.commit()
 
     def __len__(self) -> int:
         with self._lock:

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+BATCH_PROVIDERS = ("openai", "zhipuai")
 
 
 class Price(BaseModel, extra="forbid"):
-    """Price in currency units per million tokens, for cost estimates."""
+    """Price in currency units per million tokens, for cost estimates.
+
+    ``batch_discount`` is the share taken off both prices for requests sent in batch mode
+    (0.5: batches cost half, as on OpenAI and ZhipuAI).
+    """
 
     input_per_mtok: float = Field(0.0, ge=0)
     output_per_mtok: float = Field(0.0, ge=0)
+    batch_discount: float = Field(0.5, ge=0, le=1)
 
-    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
-        """Cost of a call with these token counts."""
-        return (
+    def cost(self, prompt_tokens: int, completion_tokens: int, batch: bool = False) -> float:
+        """Cost of a call with these token counts (at the batch rate when ``batch``)."""
+        live = (
             prompt_tokens * self.input_per_mtok + completion_tokens * self.output_per_mtok
         ) / 1e6
+        return live * (1.0 - self.batch_discount) if batch else live
 
 
 class ModelConfig(BaseModel, extra="forbid"):
@@ -38,6 +46,20 @@ class ModelConfig(BaseModel, extra="forbid"):
     context_window: int = Field(32768, ge=1)
     extra_body: dict = Field(default_factory=dict)
     price: Price = Field(default_factory=Price)
+    mode: Literal["live", "batch"] = "live"
+    batch_poll_s: float = Field(30.0, gt=0)
+
+    @model_validator(mode="after")
+    def _batch_needs_api(self):
+        if self.mode == "batch" and self.provider not in BATCH_PROVIDERS:
+            raise ValueError(f"mode batch needs provider {' or '.join(BATCH_PROVIDERS)} "
+                             f"(got {self.provider})")
+        return self
+
+    @property
+    def batched(self) -> bool:
+        """True when this model's requests go through the provider's batch API."""
+        return self.mode == "batch"
 
     def endpoint(self) -> str:
         """Where replies come from, for the cache key: ``cache_namespace`` when set, else the
@@ -49,7 +71,7 @@ class ModelConfig(BaseModel, extra="forbid"):
     def fingerprint_fields(self) -> dict:
         """What a stage using this model depends on: the reply settings, and ``context_window``,
         which decides which prompts are refused before sending. Limits, timeouts, retries,
-        prices and the key's variable are left out."""
+        prices, the key's variable and the mode of sending (live or batch) are left out."""
         return {**self.reply_fields(), "context_window": self.context_window}
 
     def reply_fields(self) -> dict:

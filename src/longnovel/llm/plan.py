@@ -21,9 +21,11 @@ class PlannedRequest:
 def estimate(
     planned: list[PlannedRequest], models: dict[str, ModelConfig], tokenizer
 ) -> list[dict]:
-    """One row per (stage, model): requests, prompt_tokens, completion_tokens, cost. Sends nothing.
+    """One row per (stage, model): mode, requests, prompt_tokens, completion_tokens, cost.
+    Sends nothing.
 
-    Prompt tokens are counted with the tokenizer, all prompts in one batch.
+    Prompt tokens are counted with the tokenizer, all prompts in one batch. A model in batch
+    mode is priced at the batch rate (``price.batch_discount`` off).
     """
     prompt_counts = count_prompts([p.messages for p in planned], tokenizer)
     rows: dict[tuple[str, str], dict] = {}
@@ -37,6 +39,7 @@ def estimate(
             {
                 "stage": request.stage,
                 "model": request.model,
+                "mode": config.mode,
                 "requests": 0,
                 "prompt_tokens": 0,
                 "completion_tokens": 0,
@@ -46,7 +49,7 @@ def estimate(
         row["requests"] += 1
         row["prompt_tokens"] += prompt_tokens
         row["completion_tokens"] += completion
-        row["cost"] += config.price.cost(prompt_tokens, completion)
+        row["cost"] += config.price.cost(prompt_tokens, completion, config.batched)
     for row in rows.values():
         row["cost"] = round(row["cost"], 6)
     return list(rows.values())

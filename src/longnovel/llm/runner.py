@@ -16,7 +16,7 @@ from longnovel.llm.accounting import Accounts
 from longnovel.llm.cache import CachedReply, ReplyCache, request_key
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.parsing import ReplyError, parse_json_reply, strip_think
-from longnovel.llm.providers import Provider, ProviderError, Reply, make_provider, resolve_key
+from longnovel.llm.providers import ProviderError, Reply, make_provider, resolve_key
 from longnovel.llm.tokens import count_prompts, prompt_token_bound
 from longnovel.llm.types import ModelAccessError, Request, Result, UnknownModelError
 
@@ -78,7 +78,9 @@ class LLMRunner:
     """Runs a stage's requests through the cache and the configured providers.
 
     ``retry_initial_s`` and ``retry_max_s`` shape the exponential backoff (tests shorten them);
-    a server's Retry-After takes precedence.
+    a server's Retry-After takes precedence. Models in batch mode send through their provider's
+    batch API (``longnovel.llm.batch``); ``batch_store`` is the SQLite file that records their
+    batches (default: the cache file).
     """
 
     def __init__(
@@ -90,6 +92,7 @@ class LLMRunner:
         progress: bool = True,
         retry_initial_s: float = 1.0,
         retry_max_s: float = 60.0,
+        batch_store: str | Path | None = None,
     ):
         self.models = models
         self.tokenizer = tokenizer
@@ -98,6 +101,7 @@ class LLMRunner:
         self.retry_initial_s = retry_initial_s
         self.retry_max_s = retry_max_s
         self.cache = ReplyCache(cache_path)
+        self.batch_store_path = Path(batch_store or cache_path)
         self.accounts = Accounts()
         self._bar = None
         self._unanswered = 0
@@ -198,12 +202,6 @@ class LLMRunner:
             self._deliver(job, result, requests, results)
         return pending
 
-    def _open_providers(self, jobs: list[_Job]) -> dict[str, Provider]:
-        names = sorted({job.model for job in jobs})
-        for name in names:  # every key is checked before any provider is built or request sent
-            resolve_key(name, self.models[name])
-        return {name: make_provider(name, self.models[name]) for name in names}
-
     def _count_prompt_tokens(self, jobs: list[_Job]) -> None:
         """Set each job's prompt tokens: the tokenizer's count where it matters (the prompt may
         not fit, or a tokens-per-minute limit needs it), else a cheap upper bound."""
@@ -237,10 +235,15 @@ class LLMRunner:
     # -- sending --------------------------------------------------------------------------------
 
     async def _send_all(self, jobs, requests, results) -> None:
-        providers = self._open_providers(jobs)
+        live = {j.model for j in jobs if not self.models[j.model].batched}
+        batched = {j.model for j in jobs} - live
+        for name in sorted(live | batched):  # every key is checked before anything is sent
+            resolve_key(name, self.models[name])
+        providers = {name: make_provider(name, self.models[name]) for name in sorted(live)}
         try:
             jobs = self._guard_context(jobs, requests, results)
-            workers = []
+            workers = [self._send_batches(name, [j for j in jobs if j.model == name],
+                                          requests, results) for name in sorted(batched)]
             for name, provider in providers.items():
                 queue = deque(sorted((j for j in jobs if j.model == name), key=_group_order))
                 limits = _Limits(self.models[name])
@@ -252,6 +255,13 @@ class LLMRunner:
         finally:
             await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
+    async def _send_batches(self, name: str, jobs: list[_Job], requests, results) -> None:
+        """Send one model's jobs through its provider's batch API."""
+        from longnovel.llm.batch import BatchSender
+
+        if jobs:
+            await BatchSender(self, name, requests, results).run(jobs)
+
     async def _worker(self, queue: deque, provider, limits, requests, results) -> None:
         while queue and self._halt is None:
             job = queue.popleft()
@@ -259,33 +269,46 @@ class LLMRunner:
 
     async def _answer(self, job: _Job, provider, limits, requests, results) -> None:
         """Ask until a usable reply (at most ``asks_left`` times); cache every reply."""
-        config = self.models[job.model]
         while job.asks_left > 0:
             job.asks_left -= 1
             try:
                 reply, latency = await self._send_with_retries(job, provider, limits)
             except ProviderError as exc:
-                if exc.reason in FATAL_STATUS and not _is_content_filter(exc):
-                    self._halt = self._halt or (job.model, exc)
-                    return
-                if exc.reason in FATAL_STATUS:
-                    self._fail(job, "content_filter", str(exc), requests, results)
-                    return
-                self._unanswered += len(job.indices) if exc.retryable else 0
-                self._fail(job, exc.reason, str(exc), requests, results)
+                self._settle_error(job, exc, requests, results)
                 return
-            usage = self._reply_usage(job, reply)
-            self.accounts.of(job.model).add_tokens(*usage.values(), config.price)
-            self.cache.put(job.cache_key, config, _to_cached(reply, usage, job.reasking))
-            result = self._interpret(job, reply.text, usage, reply.finish_reason, latency)
-            job.reasking = True
-            if result.error == "truncated":  # the same request stops at the same length
-                job.asks_left = 0
-            if result.ok or job.asks_left == 0:
-                if not result.ok:
-                    self.accounts.fail(job.model, result.error, len(job.indices))
-                self._deliver(job, result, requests, results)
+            if self._take_reply(job, reply, latency, requests, results):
                 return
+
+    def _take_reply(self, job: _Job, reply: Reply, latency, requests, results,
+                    batch: bool = False) -> bool:
+        """Cache and interpret a fresh reply; deliver it when usable or when no ask is left.
+        True when the job is settled, False when it is to be asked again."""
+        config = self.models[job.model]
+        usage = self._reply_usage(job, reply)
+        self.accounts.of(job.model).add_tokens(*usage.values(), config.price, batch)
+        self.cache.put(job.cache_key, config, _to_cached(reply, usage, job.reasking))
+        result = self._interpret(job, reply.text, usage, reply.finish_reason, latency)
+        job.reasking = True
+        if result.error == "truncated":  # the same request stops at the same length
+            job.asks_left = 0
+        if result.ok or job.asks_left == 0:
+            if not result.ok:
+                self.accounts.fail(job.model, result.error, len(job.indices))
+            self._deliver(job, result, requests, results)
+            return True
+        return False
+
+    def _settle_error(self, job: _Job, exc: ProviderError, requests, results) -> None:
+        """A request that got no reply: stop the stage on a status no retry mends, record a
+        refused prompt as final, and count transport failures as unanswered."""
+        if exc.reason in FATAL_STATUS and not _is_content_filter(exc):
+            self._halt = self._halt or (job.model, exc)
+            return
+        if exc.reason in FATAL_STATUS:
+            self._fail(job, "content_filter", str(exc), requests, results)
+            return
+        self._unanswered += len(job.indices) if exc.retryable else 0
+        self._fail(job, exc.reason, str(exc), requests, results)
 
     async def _send_with_retries(self, job: _Job, provider, limits) -> tuple[Reply, float]:
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt

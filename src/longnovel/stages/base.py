@@ -98,11 +98,14 @@ class StageContext:
                     leave=False, dynamic_ncols=True)
 
     def llm_runner(self):
-        """An LLM runner for this stage, with the config's models and request cache."""
+        """An LLM runner for this stage, with the config's models and request cache; batches
+        of models in batch mode are recorded in the run directory."""
         from longnovel.llm import LLMRunner
+        from longnovel.llm.batch_store import store_path
 
         runner = LLMRunner(self.config.models, self.config.cache, self.tokenizer,
-                           stage=self.stage, progress=self.show_progress)
+                           stage=self.stage, progress=self.show_progress,
+                           batch_store=store_path(self.run_dir))
         self._runners.append(runner)
         return runner
 
