@@ -59,7 +59,7 @@ def config_section(config: Config, state=None) -> dict:
 
 
 def run(ctx: StageContext) -> StageResult:
-    table = ctx.read("expand/windows.parquet")
+    table = ctx.read("expand/windows.parquet", WINDOW_COLUMNS, tiers=ctx.selected_tiers())
     arbitrate = ctx.config.arbitrate
     if not arbitrate.summarizers:
         empty = {"summaries.parquet": SUMMARIES.empty_table(),
@@ -271,7 +271,8 @@ def plan_requests(ctx: StageContext) -> list:
     arbitrate = ctx.config.arbitrate
     if not arbitrate.summarizers:
         return []
-    windows, _ = select_windows(ctx, ctx.read("expand/windows.parquet"))
+    windows, _ = select_windows(ctx, ctx.read("expand/windows.parquet", WINDOW_COLUMNS,
+                                              tiers=ctx.selected_tiers()))
     lengths = ctx.tokenizer.count_batch([w["reference_summary"] for w in windows])
     planned = [PlannedRequest(NAME, r.model, r.messages, n)
                for r, n in zip(summary_requests(windows, arbitrate.summarizers),

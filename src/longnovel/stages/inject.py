@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from longnovel.config import Config
 from longnovel.injection import (
@@ -89,7 +90,10 @@ def _units_of(window: dict) -> list[Unit]:
 def _unit_texts(ctx: StageContext, windows: list[dict]) -> dict[Unit, tuple[str, str]]:
     """(text, language) of every unit some selected window covers, read once."""
     wanted = {u for w in windows for u in _units_of(w)}
-    table = ctx.read("ingest/units.parquet", ["book_id", "unit_index", "language", "text"])
+    books = sorted({book for book, _ in wanted})
+    table = pq.read_table(ctx.upstream_path("ingest/units.parquet"),
+                          columns=["book_id", "unit_index", "language", "text"],
+                          filters=[("book_id", "in", books)] if books else None)
     units = {}
     for row in table.to_pylist():
         key = (row["book_id"], row["unit_index"])
@@ -232,7 +236,8 @@ def _result(windows, rows, by_unit, usage, failures) -> StageResult:
                 "entities.parquet": pa.Table.from_pylist(entity_rows, schema=ENTITIES)},
         rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
         dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
-        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))})
+        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))},
+        row_group_size=128)
 
 
 # --- plan ---------------------------------------------------------------------------------------
