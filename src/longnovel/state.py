@@ -17,6 +17,7 @@ Stages, reports and the pipeline import this module; it imports none of them at 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import importlib
@@ -170,6 +171,7 @@ class TableWriter:
         import pyarrow.parquet as pq
 
         self.path, self.schema, self.row_group_size = Path(path), schema, row_group_size
+        self._new_folder = not self.path.parent.exists()  # removed again by ``discard``
         self.tmp = _temp_beside(self.path)
         self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
         self._rows: list[dict] = []
@@ -203,6 +205,9 @@ class TableWriter:
             self._writer.close()
         finally:
             Path(self.tmp).unlink(missing_ok=True)
+            if self._new_folder:
+                with contextlib.suppress(OSError):  # only when nothing else is in it
+                    self.path.parent.rmdir()
 
 
 # --- manifests ---------------------------------------------------------------------------------
