@@ -99,7 +99,9 @@ class StageContext:
     def windows(self, columns: list[str] | None = None) -> list[dict]:
         """Rows of ``expand/windows.parquet`` in the selected tiers (all columns by default)."""
         wanted = list(dict.fromkeys([*columns, "tier"])) if columns else None
-        return self.read("expand/windows.parquet", wanted, tiers=self.selected_tiers()).to_pylist()
+        rows = self.read("expand/windows.parquet", wanted).to_pylist()
+        tiers = self.selected_tiers()
+        return [row for row in rows if row["tier"] in tiers]
 
     def writer(self, relpath: str, schema: pa.Schema, row_group_size: int = 128):
         """A ``longnovel.state.TableWriter`` for the stage's output ``relpath``: rows go to a

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from longnovel.config import Config
 from longnovel.injection import (
@@ -90,10 +89,7 @@ def _units_of(window: dict) -> list[Unit]:
 def _unit_texts(ctx: StageContext, windows: list[dict]) -> dict[Unit, tuple[str, str]]:
     """(text, language) of every unit some selected window covers, read once."""
     wanted = {u for w in windows for u in _units_of(w)}
-    books = sorted({book for book, _ in wanted})
-    table = pq.read_table(ctx.upstream_path("ingest/units.parquet"),
-                          columns=["book_id", "unit_index", "language", "text"],
-                          filters=[("book_id", "in", books)] if books else None)
+    table = ctx.read("ingest/units.parquet", ["book_id", "unit_index", "language", "text"])
     units = {}
     for row in table.to_pylist():
         key = (row["book_id"], row["unit_index"])
