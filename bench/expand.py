@@ -3,6 +3,9 @@
 Builds a corpus of at least 3M Qwen3 tokens (default) in a temporary folder by varying the
 bundled sample: books of 100k-800k tokens in both languages, paragraphs reshuffled, names and
 numbers changed per copy, and some units merged or split so they fall outside 2k-6k tokens.
+Most books are laid out as real novels are: one paragraph a line, each indented (two full-width
+spaces U+3000 in Chinese, four ASCII spaces in English), so no line of them starts with a
+non-space character; the others keep blank lines between unindented paragraphs.
 Then, in the same process and alternating to share the machine's noise:
 
   baseline  read every unit file and batch-encode the texts with the same tokenizer
@@ -12,6 +15,7 @@ and prints the ratio of the best times. It also checks every window's n_tokens a
 direct count of its article.
 
     python bench/expand.py [--tokens 3000000] [--repeats 3]
+    python bench/expand.py --config /work/devcorpus/dev.yaml   # an existing corpus instead
 """
 
 from __future__ import annotations
@@ -41,25 +45,32 @@ def sample_units(language: str) -> list[tuple[str, str]]:
     return units
 
 
-def vary(text: str, rng: random.Random, copy: int) -> str:
-    """Reshuffle paragraphs and change digits so every copy tokenizes differently."""
-    paragraphs = text.split("\n\n")
+INDENT = {"zh": "\u3000\u3000", "en": "    "}
+
+
+def vary(text: str, rng: random.Random, copy: int, indent: str = "") -> str:
+    """Reshuffle paragraphs and change digits so every copy tokenizes differently; with
+    ``indent``, one indented paragraph a line."""
+    paragraphs = [p.strip() for p in text.split("\n\n")]
     rng.shuffle(paragraphs)
     table = str.maketrans("0123456789", "".join(rng.sample("0123456789", 10)))
-    return f"({copy})\n\n" + "\n\n".join(p.translate(table) for p in paragraphs)
+    varied = [p.translate(table) for p in paragraphs]
+    if indent:
+        return f"({copy})\n" + "\n".join(indent + p.replace("\n", " ") for p in varied)
+    return f"({copy})\n\n" + "\n\n".join(varied)
 
 
 def make_book(folder: Path, units: list[tuple[str, str]], n_units: int, rng: random.Random,
-              copy: int) -> None:
+              copy: int, indent: str = "") -> None:
     folder.mkdir(parents=True)
     number = 1
     while number <= n_units:
         text, summary = rng.choice(units)
-        text = vary(text, rng, copy)
+        text = vary(text, rng, copy, indent)
         roll = rng.random()
         if roll < 0.02:  # a long chapter, outside the unit range
-            text = text + "\n\n" + vary(rng.choice(units)[0], rng, copy)
-            text = text + "\n\n" + vary(rng.choice(units)[0], rng, copy)
+            text = text + "\n\n" + vary(rng.choice(units)[0], rng, copy, indent)
+            text = text + "\n\n" + vary(rng.choice(units)[0], rng, copy, indent)
         elif roll < 0.04:  # a short chapter
             text = text[: len(text) // 3]
         (folder / f"{number:04d}.txt").write_text(text, encoding="utf-8")
@@ -68,49 +79,61 @@ def make_book(folder: Path, units: list[tuple[str, str]], n_units: int, rng: ran
 
 
 def make_corpus(root: Path, target_tokens: int, seed: int = 1) -> None:
-    """Books of varied sizes in both languages until about ``target_tokens`` tokens."""
+    """Books of varied sizes in both languages until about ``target_tokens`` tokens; three
+    books in four have indented paragraphs."""
     rng = random.Random(seed)
     per_unit = 3000
     made, copy = 0, 0
     while made < target_tokens:
         for language in ("zh", "en"):
             n_units = rng.randint(35, 260)  # about 100k-800k tokens
+            indent = INDENT[language] if rng.random() < 0.75 else ""
             make_book(root / language / f"book{copy:03d}", sample_units(language), n_units, rng,
-                      copy)
+                      copy, indent)
             made += n_units * per_unit
             copy += 1
 
 
-def files_of(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.txt") if not p.name.endswith(".summary.txt"))
+def files_of(roots: list[Path]) -> list[Path]:
+    return sorted(p for root in roots for p in Path(root).rglob("*.txt")
+                  if not p.name.endswith(".summary.txt"))
 
 
-def bare_pass(root: Path, tokenizer) -> int:
-    texts = [p.read_text(encoding="utf-8") for p in files_of(root)]
+def bare_pass(roots: list[Path], tokenizer) -> int:
+    texts = [p.read_text(encoding="utf-8") for p in files_of(roots)]
     return sum(tokenizer.count_batch(texts))
 
 
-def longnovel_pass(root: Path, run_dir: Path):
-    from longnovel.config import Config
-    from longnovel.pipeline import Pipeline
+def bench_config(root: Path | None, config_path: str | None, run_dir: Path):
+    """The generated corpus with the default settings, or a config file's corpus and settings,
+    with ``run_dir`` as its run directory."""
+    from longnovel.config import Config, load_config
 
-    config = Config.model_validate({
+    if config_path:
+        return load_config(config_path, run_dir=str(run_dir))
+    return Config.model_validate({
         "run_dir": str(run_dir), "corpus": [
             {"path": str(root / "zh"), "format": "dir", "language": "zh"},
             {"path": str(root / "en"), "format": "dir", "language": "en"}]})
+
+
+def longnovel_pass(config):
+    from longnovel.pipeline import Pipeline
+
     pipeline = Pipeline(config, progress=False)
     pipeline.run_stage("ingest", log=lambda m: None)
     pipeline.run_stage("expand", log=lambda m: None)
     return pipeline
 
 
-def check_windows(run_dir: Path, tokenizer) -> tuple[int, dict]:
+def check_windows(config, tokenizer) -> tuple[int, dict]:
     import pyarrow.parquet as pq
 
-    windows = pq.read_table(run_dir / "expand" / "windows.parquet").to_pylist()
+    windows = pq.read_table(Path(config.run_dir) / "expand" / "windows.parquet").to_pylist()
     direct = tokenizer.count_batch([w["article"] for w in windows])
+    below, above = config.window.below, config.window.above
     for w, n in zip(windows, direct):
-        low, high = w["target_tokens"] - 2000, w["target_tokens"] + 4000
+        low, high = w["target_tokens"] - below, w["target_tokens"] + above
         assert w["n_tokens"] == n and low <= n <= high, w["window_id"]
     per_tier: dict[str, int] = {}
     for w in windows:
@@ -122,24 +145,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=3_000_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--config", help="measure this config's corpus and settings instead")
     args = parser.parse_args()
     from longnovel.tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer("qwen3")
     work = Path(tempfile.mkdtemp(prefix="longnovel-bench-"))
     try:
-        make_corpus(work / "corpus", args.tokens)
-        n_tokens = bare_pass(work / "corpus", tokenizer)  # warm-up, and the real size
+        if not args.config:
+            make_corpus(work / "corpus", args.tokens)
+        configs = [bench_config(work / "corpus", args.config, work / f"run{i}")
+                   for i in range(args.repeats)]
+        roots = [Path(source.path) for source in configs[0].corpus]
+        n_tokens = bare_pass(roots, tokenizer)  # warm-up, and the real size
         base, ours = [], []
-        for i in range(args.repeats):
+        for config in configs:
             start = time.perf_counter()
-            bare_pass(work / "corpus", tokenizer)
+            bare_pass(roots, tokenizer)
             base.append(time.perf_counter() - start)
             start = time.perf_counter()
-            longnovel_pass(work / "corpus", work / f"run{i}")
+            longnovel_pass(config)
             ours.append(time.perf_counter() - start)
-        n_windows, per_tier = check_windows(work / "run0", tokenizer)
-        print(f"corpus: {len(files_of(work / 'corpus'))} unit files, {n_tokens:,} tokens")
+        n_windows, per_tier = check_windows(configs[0], tokenizer)
+        print(f"corpus: {len(files_of(roots))} unit files, {n_tokens:,} tokens")
         print(f"windows: {n_windows} {per_tier}, every n_tokens exact and in range")
         print(f"bare read+encode: best {min(base):.2f}s  runs {[round(t, 2) for t in base]}")
         print(f"ingest+expand:    best {min(ours):.2f}s  runs {[round(t, 2) for t in ours]}")

@@ -17,6 +17,10 @@ TOKENIZER = load_tokenizer("qwen3")
 # Characters around which Qwen's pre-tokenizer behaves differently: newlines, spaces, CJK
 # punctuation, quotes, digits, apostrophes, a combining accent.
 ALPHABET = list("ab Z\n\n\t.。，“”'1中文’!?-") + ["\u0301", "\r", "  ", "'s", "\n "]
+# Indentation at line starts as real novels have it: full-width U+3000, ASCII spaces, tabs, and
+# other spaces Python and the tokenizer's regex may disagree on.
+INDENTED = [*ALPHABET, "\n\u3000\u3000", "\n    ", "\u3000", "\n\t", "\u00a0", "\x0b", "\x1c",
+            "\u2028", "\x85", "\n\n\u3000\u3000他说"]
 unit_text = st.lists(st.sampled_from(ALPHABET), min_size=1, max_size=40).map(
     lambda parts: "".join(parts).strip()).filter(bool)
 
@@ -28,9 +32,15 @@ def test_packaged_tokenizer_is_the_official_qwen3_file():
     assert TOKENIZER.count_batch(["你好", "Hello world", ""]) == [1, 2, 0]
 
 
-def test_last_line_is_after_the_last_hard_newline():
+indented_text = st.lists(st.sampled_from(INDENTED), min_size=1, max_size=40).map(
+    lambda parts: "".join(parts).strip()).filter(bool)
+
+
+def test_last_line_is_after_the_last_newline_before_text():
     assert last_line("a\nb\n\nccc") == "ccc"
-    assert last_line("a\n  b") == "a\n  b"  # newline followed by space is not a hard break
+    assert last_line("a\n  b") == "  b"  # indentation belongs to the last line
+    assert last_line("第一段。\n\u3000\u3000第二段。") == "\u3000\u3000第二段。"
+    assert last_line("a\n\u3000\nb\n  ") == "b\n  "  # a trailing blank line is not one
     assert last_line("one line") == "one line"
 
 
@@ -39,6 +49,29 @@ def test_last_line_is_after_the_last_hard_newline():
 def test_window_length_from_unit_counts_is_exact(texts):
     counts = TOKENIZER.count_batch(texts)
     lengths = RunLengths(counts, TOKENIZER.join_corrections(texts))
+    for j in range(len(texts)):
+        for k in range(j, len(texts)):
+            assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(indented_text, min_size=1, max_size=6))
+def test_window_length_is_exact_with_indented_lines(texts):
+    counts = TOKENIZER.count_batch(texts)
+    lengths = RunLengths(counts, TOKENIZER.join_corrections(texts))
+    for j in range(len(texts)):
+        for k in range(j, len(texts)):
+            assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
+
+
+def test_exact_on_indented_novel_paragraphs():
+    texts = ["第一回　渡口\n\u3000\u3000他说：“走吧。”\n\u3000\u3000她没有回答。",
+             "\u3000\u3000第二天，雨停了。\n\n\u3000\u3000“好。”".strip(),
+             "CHAPTER II\n\n    “Why?” asked Mira.\n    No one did.",
+             "  Indented 1,204 miles.\n\t\tThen—silence...".strip(), "\u3000\u3000完。".strip()]
+    tails = [last_line(t) for t in texts]
+    assert all(len(tail) < 30 for tail in tails)  # no unit is re-tokenized whole
+    lengths = RunLengths(TOKENIZER.count_batch(texts), TOKENIZER.join_corrections(texts))
     for j in range(len(texts)):
         for k in range(j, len(texts)):
             assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))

@@ -27,6 +27,8 @@ from longnovel.state import (
     write_manifest,
 )
 
+ROW_GROUP_ROWS = 128  # Parquet row group of stage outputs, unless a stage says otherwise
+
 
 @dataclass
 class BuildReport:
@@ -116,8 +118,12 @@ class Pipeline:
                            stage=name, reads=list(module.READS))
         started, clock = now_iso(), time.perf_counter()
         fingerprint = self.state.fingerprint(name)
-        result: StageResult = module.run(ctx)
-        outputs = self._write(name, result)
+        try:
+            result: StageResult = module.run(ctx)
+        except BaseException:
+            ctx.discard_writers()
+            raise
+        outputs = self._write(name, result, ctx.writers)
         manifest = self._manifest(name, fingerprint, result, ctx, outputs, started,
                                   time.perf_counter() - clock, accept_failures)
         write_manifest(self.run_dir, name, manifest)
@@ -160,15 +166,20 @@ class Pipeline:
             **result.extra,
         }
 
-    def _write(self, name: str, result: StageResult) -> dict[str, str]:
-        """Write the stage's files atomically; return ``{path: sha256}``. The old manifest goes
-        first, so a crash in between leaves the stage missing, never fresh with mixed files."""
+    def _write(self, name: str, result: StageResult, writers: dict | None = None
+               ) -> dict[str, str]:
+        """Write the stage's files atomically, and rename the files it streamed into place;
+        return ``{path: sha256}``. The old manifest goes first, so a crash in between leaves
+        the stage missing, never fresh with mixed files."""
         folder = self.run_dir / name
         old = output_digests(read_manifest(self.run_dir, name))
         (folder / "manifest.json").unlink(missing_ok=True)
         digests: dict[str, str] = {}
+        for rel, writer in (writers or {}).items():
+            digests[rel] = writer.commit()
         for rel, table in result.tables.items():
-            digests[rel] = atomic_write_table(folder / rel, table, result.row_group_size)
+            digests[rel] = atomic_write_table(folder / rel, table,
+                                              result.row_group_size or ROW_GROUP_ROWS)
         for rel, content in result.files.items():
             data = content.encode("utf-8") if isinstance(content, str) else content
             digests[rel] = atomic_write_bytes(folder / rel, data)

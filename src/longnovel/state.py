@@ -17,6 +17,7 @@ Stages, reports and the pipeline import this module; it imports none of them at 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import importlib
@@ -159,6 +160,54 @@ def atomic_write_table(path: Path, table, row_group_size: int | None = None) -> 
         Path(tmp).unlink(missing_ok=True)
         raise
     return digest
+
+
+class TableWriter:
+    """A Parquet file written in row groups as rows come, to a temporary file beside ``path``;
+    ``commit`` renames it into place and returns its sha256, ``discard`` removes it. Stages
+    that produce many rows write through one so that only a row group is held in memory."""
+
+    def __init__(self, path: Path, schema, row_group_size: int = 128):
+        import pyarrow.parquet as pq
+
+        self.path, self.schema, self.row_group_size = Path(path), schema, row_group_size
+        self._new_folder = not self.path.parent.exists()  # removed again by ``discard``
+        self.tmp = _temp_beside(self.path)
+        self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        self._rows: list[dict] = []
+        self.num_rows = 0
+
+    def write_rows(self, rows) -> None:
+        """Append rows (dicts with the schema's columns); a full row group is written out."""
+        for row in rows:
+            self._rows.append(row)
+            if len(self._rows) >= self.row_group_size:
+                self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        if self._rows:
+            self._writer.write_table(pa.Table.from_pylist(self._rows, schema=self.schema))
+            self.num_rows += len(self._rows)
+            self._rows = []
+
+    def commit(self) -> str:
+        """Write what is left, close, rename into place; return the file's sha256."""
+        self._flush()
+        self._writer.close()
+        digest = sha256_file(Path(self.tmp))
+        os.replace(self.tmp, self.path)
+        return digest
+
+    def discard(self) -> None:
+        try:
+            self._writer.close()
+        finally:
+            Path(self.tmp).unlink(missing_ok=True)
+            if self._new_folder:
+                with contextlib.suppress(OSError):  # only when nothing else is in it
+                    self.path.parent.rmdir()
 
 
 # --- manifests ---------------------------------------------------------------------------------

@@ -6,19 +6,24 @@ checked. A path to a local Hugging Face directory is loaded with ``transformers`
 
 Exact window lengths without re-tokenizing windows
 --------------------------------------------------
-Qwen's pre-tokenizer splits text with a regex and runs BPE inside each piece. No piece can
-contain a newline followed by a non-whitespace character (every alternative that matches a
-newline ends on newlines or whitespace), so the position right after ``"\\n"`` before a
-non-space character is a piece boundary whatever surrounds it. Units are stripped, so in
+Qwen's pre-tokenizer splits text with a regex and runs BPE inside each piece. Every alternative
+of that regex that can match a newline ends on newlines (``[\\r\\n]*`` or ``\\s*[\\r\\n]+``),
+and the whitespace alternatives that could run past a newline are tried only after
+``\\s*[\\r\\n]+``, which matches at any point of a whitespace run that still holds a newline.
+So in a whitespace run that is followed by a non-space character, the position right after the
+run's last newline is a piece boundary whatever surrounds it. Indentation after the newline
+(ASCII spaces, U+3000 as in Chinese novels) does not matter: it belongs to the next piece, which
+the regex finds from that position on without looking back. Units are stripped, so in
 ``u1 + "\\n\\n" + u2`` the start of ``u2`` is such a boundary, and::
 
     count(u1 + "\\n\\n" + u2) = count(u1 + "\\n\\n") + count(u2)
 
-``count(u + "\\n\\n")`` differs from ``count(u)`` only inside the last line of ``u`` (the last
-boundary of that kind), so it is found by tokenizing that short tail twice. A window's exact
-length is then the sum of its units' counts plus the join corrections of all but its last unit.
-This holds only for tokenizers whose pre-tokenizer has that property; for others
-``joins_are_local`` is false and expand counts each candidate window directly.
+``count(u + "\\n\\n")`` differs from ``count(u)`` only after the last boundary of that kind in
+``u``, its last line (for a stripped text, what follows its last newline), so it is found by
+tokenizing that short tail twice. A window's exact length is then the sum of its units' counts
+plus the join corrections of all but its last unit. This holds only for tokenizers whose
+pre-tokenizer has that property; for others ``joins_are_local`` is false and expand counts
+each candidate window directly.
 """
 
 from __future__ import annotations
@@ -86,13 +91,18 @@ class QwenTokenizer:
 
 
 def last_line(text: str) -> str:
-    """The suffix of ``text`` after its last newline that is followed by a non-space char."""
-    pos = len(text)
+    """The suffix of ``text`` after its last newline that is followed by zero or more spaces
+    other than newlines (any indentation) and then a non-space character."""
+    end = len(text)
+    pos = end
     while True:
         nl = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos))
         if nl < 0:
             return text
-        if nl + 1 < len(text) and not text[nl + 1].isspace():
+        j = nl + 1
+        while j < end and text[j].isspace() and text[j] not in "\r\n":
+            j += 1
+        if j < end and not text[j].isspace():
             return text[nl + 1 :]
         pos = nl
 

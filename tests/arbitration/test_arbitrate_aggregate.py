@@ -170,7 +170,7 @@ def test_window_selection_honours_tiers_and_spreads_the_cap_across_books():
     from longnovel.stages.base import StageContext
 
     rows = [{"window_id": f"{tier}:{book}:{i}", "tier": tier, "language": "en", "book_id": book,
-             "article": "a", "reference_summary": "r"}
+             "n_tokens": 1, "article": "a", "reference_summary": "r"}
             for tier in ("S", "M") for book in ("x", "y", "z") for i in range(4)]
     config = Config.model_validate({"corpus": [{"path": "p", "format": "dir", "language": "en"}],
                                     "arbitrate": {"max_windows_per_tier": 3}})
@@ -199,3 +199,21 @@ def test_paper_config_validates_with_the_three_models():
     assert list(config.tiers) == ["S", "M", "L", "XL"] and config.inject.generator == "gpt-4o"
     assert all(m.price.input_per_mtok or name == "qwen3-32b"
                for name, m in config.models.items())
+
+
+def test_prompt_hints_reuse_the_window_count_and_match_a_full_count():
+    from longnovel.llm.tokens import count_prompts
+    from longnovel.stages.arbitrate import add_prompt_hints, judgment_request, summary_requests
+    from longnovel.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer("qwen3")
+    article = "第一回\n\u3000\u3000渡口的船来了。他说：“走吧。”\n\u3000\u3000她没有回答。" * 40
+    window = {"window_id": "S:b:1-2", "tier": "S", "language": "zh", "book_id": "b",
+              "n_tokens": tokenizer.count(article), "article": article,
+              "reference_summary": "船来了，他们走了。"}
+    requests = summary_requests([window], ["a", "b"])
+    requests.append(judgment_request(window, "船没有来。", "a", "b", use_reference=True))
+    add_prompt_hints(requests, [window], tokenizer)
+    full = count_prompts([r.messages for r in requests], tokenizer)
+    for request, n in zip(requests, full):
+        assert abs(request.prompt_tokens_hint - n) <= 2  # joins at the article's two ends

@@ -451,3 +451,19 @@ def test_two_local_servers_with_one_model_name_never_share_replies(
         assert other.count() == 1
     finally:
         other.stop()
+
+
+def test_prompt_tokens_hint_replaces_the_count(llm_server, tmp_path, provider, word_tokenizer):
+    llm_server.omit_usage = True
+    # a one-word prompt said to be 79 tokens does not fit; 100 words said to be 50 tokens do
+    over = Request("over", "m", [{"role": "user", "content": "word"}], prompt_tokens_hint=79)
+    hinted = Request("hinted", "m", [{"role": "user", "content": "word " * 100}],
+                     prompt_tokens_hint=50)
+    with make_runner(
+        llm_server, tmp_path, provider, word_tokenizer, context_window=80, max_tokens=20
+    ) as runner:
+        over_result, hinted_result = runner.run([over, hinted])
+    assert (over_result.ok, over_result.error) == (False, "context_window")
+    assert "about 79 tokens" in over_result.raw
+    assert hinted_result.ok and hinted_result.usage["prompt_tokens"] == 50
+    assert llm_server.count() == 1

@@ -53,6 +53,7 @@ class _Job:
     reasking: bool = False  # the next send re-asks an unusable reply
     prompt_tokens: int = 0
     prompt_is_exact: bool = False
+    prompt_tokens_hint: int | None = None  # the caller's count, trusted as exact
 
 
 class _Limits:
@@ -171,7 +172,8 @@ class LLMRunner:
             key = request_key(self.models[request.model], request.messages)
             job = jobs.get((key, request.schema))
             if job is None:
-                job = _Job(key, request.model, request.messages, request.schema, [], rank)
+                job = _Job(key, request.model, request.messages, request.schema, [], rank,
+                           prompt_tokens_hint=request.prompt_tokens_hint)
                 jobs[key, request.schema] = job
             job.indices.append(index)
         return list(jobs.values())
@@ -203,10 +205,14 @@ class LLMRunner:
         return pending
 
     def _count_prompt_tokens(self, jobs: list[_Job]) -> None:
-        """Set each job's prompt tokens: the tokenizer's count where it matters (the prompt may
-        not fit, or a tokens-per-minute limit needs it), else a cheap upper bound."""
+        """Set each job's prompt tokens: the caller's hint when given, else the tokenizer's count
+        where it matters (the prompt may not fit, or a tokens-per-minute limit needs it), else a
+        cheap upper bound."""
         exact = []
         for job in jobs:
+            if job.prompt_tokens_hint is not None:
+                job.prompt_tokens, job.prompt_is_exact = job.prompt_tokens_hint, True
+                continue
             config = self.models[job.model]
             job.prompt_tokens = prompt_token_bound(job.messages)
             too_long = job.prompt_tokens + config.max_tokens > config.context_window

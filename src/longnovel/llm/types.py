@@ -13,7 +13,9 @@ class Request:
     """One chat request. ``key`` is the caller's id; ``group`` schedules related requests together.
 
     ``schema`` is a pydantic model the reply must parse into (``dict`` accepts any JSON object);
-    ``None`` means a free-text reply.
+    ``None`` means a free-text reply. ``prompt_tokens_hint`` is the caller's count of the
+    prompt's tokens when it already knows most of it (an article's ``n_tokens`` plus a count of
+    the rest), used instead of tokenizing the prompt for the context-window guard.
     """
 
     key: str
@@ -21,6 +23,7 @@ class Request:
     messages: list[dict]
     schema: Any = None
     group: str = ""
+    prompt_tokens_hint: int | None = None
 
 
 @dataclass

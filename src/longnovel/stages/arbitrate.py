@@ -27,7 +27,8 @@ READS = ["expand/windows.parquet"]
 CODE_VERSION = "3"
 
 JUDGMENT_COMPLETION_TOKENS = 200  # plan estimate of a judgment reply (score, types, a reason)
-WINDOW_COLUMNS = ["window_id", "tier", "language", "book_id", "article", "reference_summary"]
+WINDOW_COLUMNS = ["window_id", "tier", "language", "book_id", "n_tokens", "article",
+                  "reference_summary"]
 
 SUMMARIES = pa.schema([("window_id", pa.string()), ("tier", pa.string()), ("model", pa.string()),
                        ("summary", pa.string()), ("usage", pa.string()), ("ok", pa.bool_()),
@@ -58,7 +59,7 @@ def config_section(config: Config, state=None) -> dict:
 
 
 def run(ctx: StageContext) -> StageResult:
-    table = ctx.read("expand/windows.parquet")
+    table = ctx.read("expand/windows.parquet", WINDOW_COLUMNS, tiers=ctx.selected_tiers())
     arbitrate = ctx.config.arbitrate
     if not arbitrate.summarizers:
         empty = {"summaries.parquet": SUMMARIES.empty_table(),
@@ -113,10 +114,24 @@ def summary_requests(windows: list[dict], summarizers: list[str]) -> list:
     return requests
 
 
+def add_prompt_hints(requests: list, windows: list[dict], tokenizer) -> list:
+    """Give each request about a window its prompt's token count without tokenizing the
+    article again: the window's ``n_tokens`` plus a count of the prompt with the article left
+    out (a request's ``group`` is its window id)."""
+    from longnovel.llm.tokens import count_prompts
+
+    by_id = {w["window_id"]: w for w in windows}
+    bare = [[{**m, "content": m["content"].replace(by_id[r.group]["article"], "", 1)}
+             for m in r.messages] for r in requests]
+    for request, rest in zip(requests, count_prompts(bare, tokenizer)):
+        request.prompt_tokens_hint = rest + by_id[request.group]["n_tokens"]
+    return requests
+
+
 def summaries_round(ctx: StageContext, windows: list[dict], runner) -> list[dict]:
     """Every summarizer's summary of every window, as summary rows (failed ones ``ok=False``)."""
     summarizers = ctx.config.arbitrate.summarizers
-    requests = summary_requests(windows, summarizers)
+    requests = add_prompt_hints(summary_requests(windows, summarizers), windows, ctx.tokenizer)
     results = runner.run(requests)
     jobs = [(w, model) for w in windows for model in summarizers]
     return [_summary_row(w, model, result) for (w, model), result in zip(jobs, results)]
@@ -164,7 +179,7 @@ def judgments_round(ctx: StageContext, windows, summaries, runner) -> list[dict]
     jobs = judgment_jobs(windows, summaries, arbitrate.judges)
     requests = [judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
                 for w, s, judge in jobs]
-    results = runner.run(requests)
+    results = runner.run(add_prompt_hints(requests, windows, ctx.tokenizer))
     return [_judgment_row(w, s, judge, result) for (w, s, judge), result in zip(jobs, results)]
 
 
@@ -256,7 +271,8 @@ def plan_requests(ctx: StageContext) -> list:
     arbitrate = ctx.config.arbitrate
     if not arbitrate.summarizers:
         return []
-    windows, _ = select_windows(ctx, ctx.read("expand/windows.parquet"))
+    windows, _ = select_windows(ctx, ctx.read("expand/windows.parquet", WINDOW_COLUMNS,
+                                              tiers=ctx.selected_tiers()))
     lengths = ctx.tokenizer.count_batch([w["reference_summary"] for w in windows])
     planned = [PlannedRequest(NAME, r.model, r.messages, n)
                for r, n in zip(summary_requests(windows, arbitrate.summarizers),

@@ -49,6 +49,7 @@ class StageContext:
     stage: str = ""
     reads: list[str] | None = None  # the files ``read`` may open (None: the stage's READS)
     _runners: list = field(default_factory=list, repr=False)
+    writers: dict = field(default_factory=dict, repr=False)  # relpath -> state.TableWriter
 
     def __post_init__(self):
         if not isinstance(self.tiers, dict):
@@ -68,9 +69,9 @@ class StageContext:
         """The configured tiers, limited to ``--tier`` when given, in config order."""
         return self.tiers
 
-    def read(self, relpath: str, columns: list[str] | None = None) -> pa.Table:
-        """Read an upstream Parquet file, e.g. ``expand/windows.parquet``: one the stage
-        declares in ``READS``, so that its fingerprint covers everything it reads."""
+    def upstream_path(self, relpath: str) -> Path:
+        """The path of an upstream file the stage declares in ``READS`` (so that its fingerprint
+        covers everything it reads); a missing file is a user error naming the stage to run."""
         if self.reads is not None and relpath not in self.reads:
             raise AssertionError(f"stage {self.stage} reads {relpath} but does not declare it "
                                  "in READS")
@@ -78,7 +79,22 @@ class StageContext:
         if not path.is_file():
             stage = relpath.split("/")[0]
             raise StageError(f"{path}: missing; run `longnovel {stage}` first")
-        return pq.read_table(path, columns=columns)
+        return path
+
+    def read(self, relpath: str, columns: list[str] | None = None,
+             tiers: Iterable[str] | None = None) -> pa.Table:
+        """Read an upstream Parquet file, e.g. ``expand/windows.parquet``, only ``columns``
+        (all by default) and, with ``tiers``, only rows whose ``tier`` is one of them (a
+        pyarrow filter, so other row groups' contents are never kept)."""
+        path = self.upstream_path(relpath)
+        filters = [("tier", "in", sorted(tiers))] if tiers is not None else None
+        return pq.read_table(path, columns=columns, filters=filters)
+
+    def iter_batches(self, relpath: str, columns: list[str] | None = None,
+                     batch_size: int = 128):
+        """Record batches of an upstream Parquet file, in file order."""
+        return pq.ParquetFile(self.upstream_path(relpath)).iter_batches(
+            batch_size=batch_size, columns=columns)
 
     def windows(self, columns: list[str] | None = None) -> list[dict]:
         """Rows of ``expand/windows.parquet`` in the selected tiers (all columns by default)."""
@@ -86,6 +102,24 @@ class StageContext:
         rows = self.read("expand/windows.parquet", wanted).to_pylist()
         tiers = self.selected_tiers()
         return [row for row in rows if row["tier"] in tiers]
+
+    def writer(self, relpath: str, schema: pa.Schema, row_group_size: int = 128):
+        """A ``longnovel.state.TableWriter`` for the stage's output ``relpath``: rows go to a
+        temporary file, which the pipeline renames into place (with the manifest) once the
+        stage has returned, and removes if it fails."""
+        from longnovel.state import TableWriter
+
+        if relpath in self.writers:
+            raise AssertionError(f"stage {self.stage} opened {relpath} twice")
+        self.writers[relpath] = TableWriter(self.run_dir / self.stage / relpath, schema,
+                                            row_group_size)
+        return self.writers[relpath]
+
+    def discard_writers(self) -> None:
+        """Remove the temporary files of every writer (the stage failed)."""
+        for writer in self.writers.values():
+            writer.discard()
+        self.writers.clear()
 
     def exists(self, relpath: str) -> bool:
         return (self.run_dir / relpath).is_file()

@@ -17,12 +17,21 @@ from pathlib import Path
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.release.samples import HUMAN_REASON, apply_mix, assign_splits, make_sample
+from longnovel.release.samples import (
+    HUMAN_REASON,
+    apply_mix,
+    assign_splits,
+    detection_input,
+    make_sample,
+)
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
-CODE_VERSION = "4"
+CODE_VERSION = "5"
+LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
+                "reference_summary"]
+ROW_GROUP = 64  # rows of a release file per row group (each row holds a whole article)
 
 COLUMNS = [
     ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
@@ -49,10 +58,53 @@ def config_section(config: Config, state=None) -> dict:
             "reviews": store_hash(Path(config.run_dir))}
 
 
+def sample_of(window: dict, **fields) -> dict:
+    """``make_sample`` for ``window``, remembering the window's id (not a release column)."""
+    return {**make_sample(window, **fields), "_window": window["window_id"]}
+
+
 def human_samples(windows: dict[str, dict]) -> list[dict]:
-    return [make_sample(w, source="human", generator="human", summary=w["reference_summary"],
-                        score=5, types=[], reason=HUMAN_REASON[w["language"]])
+    return [sample_of(w, source="human", generator="human", summary=w["reference_summary"],
+                      score=5, types=[], reason=HUMAN_REASON[w["language"]])
             for w in windows.values()]
+
+
+def light_windows(ctx: StageContext) -> dict[str, dict]:
+    """The selected tiers' windows without their articles (``article`` is empty until a
+    sample is written), keyed by window id; each sample keeps its window id in ``_window``."""
+    return {w["window_id"]: {**w, "article": ""} for w in ctx.windows(LIGHT_WINDOW)}
+
+
+class Articles:
+    """Articles of ``expand/windows.parquet`` looked up by window id, one row group read at a
+    time (the few last used are kept), so export never holds every article at once."""
+
+    def __init__(self, ctx: StageContext, keep: int = 4):
+        import pyarrow.parquet as pq
+
+        self.file = pq.ParquetFile(ctx.upstream_path("expand/windows.parquet"))
+        self.where: dict[str, tuple[int, int]] = {}
+        for group in range(self.file.num_row_groups):
+            ids = self.file.read_row_group(group, columns=["window_id"]).column(0).to_pylist()
+            self.where.update({wid: (group, i) for i, wid in enumerate(ids)})
+        self.keep = keep
+        self._groups: dict[int, list[str]] = {}
+
+    def __getitem__(self, window_id: str) -> str:
+        group, i = self.where[window_id]
+        if group not in self._groups:
+            if len(self._groups) >= self.keep:
+                self._groups.pop(next(iter(self._groups)))
+            column = self.file.read_row_group(group, columns=["article"]).column(0)
+            self._groups[group] = column.to_pylist()
+        return self._groups[group][i]
+
+
+def with_article(row: dict, articles: Articles) -> dict:
+    """A release row with its window's article and the detection input built from it."""
+    article = articles[row["_window"]]
+    return {**row, "article": article,
+            "input": detection_input(article, row["summary"], row["language"])}
 
 
 def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
@@ -61,14 +113,16 @@ def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]
     from longnovel.injection import Candidate, describe
 
     samples = []
-    for row in ctx.read("inject/injections.parquet").to_pylist():
+    columns = ["window_id", "valid", "type", "subtype", "original_summary", "summary",
+               "original_span", "hallucinated_span", "generator"]
+    for row in ctx.read("inject/injections.parquet", columns).to_pylist():
         window = windows.get(row["window_id"])
         if not row["valid"] or window is None:
             continue
         candidate = Candidate(**{k: row[k] for k in (
             "type", "subtype", "original_summary", "summary", "original_span",
             "hallucinated_span", "generator")})
-        samples.append(make_sample(
+        samples.append(sample_of(
             window, source="injection", generator=row["generator"], summary=row["summary"],
             score=2, types=[row["type"]], reason=describe(candidate, window["language"]),
             subtype=row["subtype"]))
@@ -79,11 +133,13 @@ def arbitration_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dic
     if not ctx.exists("arbitrate/labels.parquet"):
         return []
     samples = []
-    for row in ctx.read("arbitrate/labels.parquet").to_pylist():
+    columns = ["window_id", "label", "summary_model", "summary", "score",
+               "hallucination_types", "reason"]
+    for row in ctx.read("arbitrate/labels.parquet", columns).to_pylist():
         window = windows.get(row["window_id"])
         if row["label"] == "disputed" or window is None:
             continue
-        samples.append(make_sample(
+        samples.append(sample_of(
             window, source="arbitration", generator=row["summary_model"],
             summary=row["summary"], score=row["score"],
             types=row["hallucination_types"] or [], reason=row["reason"] or ""))
@@ -91,8 +147,9 @@ def arbitration_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dic
 
 
 def collect(ctx: StageContext) -> tuple[list[dict], int]:
-    """All samples of the selected tiers, and the number of windows they came from."""
-    windows = {w["window_id"]: w for w in ctx.windows()}
+    """All samples of the selected tiers without their articles (see ``light_windows``), and
+    the number of windows they came from."""
+    windows = light_windows(ctx)
     samples = human_samples(windows)
     samples += arbitration_samples(ctx, windows)
     samples += injection_samples(ctx, windows)
@@ -114,12 +171,21 @@ def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
     return rows
 
 
-def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
+def rows_by_file(rows: list[dict]) -> dict[str, list[dict]]:
+    """Release rows grouped by file, ``<tier>/<split>.parquet``, in row order."""
     grouped: dict[str, list[dict]] = {}
     for row in rows:
         grouped.setdefault(f"{row['tier']}/{row['split']}.parquet", []).append(row)
-    return {path: pa.Table.from_pylist(group, schema=SCHEMA)
-            for path, group in sorted(grouped.items())}
+    return dict(sorted(grouped.items()))
+
+
+def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> None:
+    """Stream every release file, tier by tier and split by split, in row groups: a row's
+    article and input exist only while its row group is being written."""
+    articles = Articles(ctx)
+    for path, rows in grouped.items():
+        writer = ctx.writer(path, SCHEMA, ROW_GROUP)
+        writer.write_rows(with_article(row, articles) for row in rows)
 
 
 def run(ctx: StageContext) -> StageResult:
@@ -129,13 +195,14 @@ def run(ctx: StageContext) -> StageResult:
     samples, n_windows = collect(ctx)
     reviews = load_reviews(ctx.run_dir)
     rows, applied = apply_reviews(split_and_sample(ctx, samples), reviews)
-    tables = tables_by_file(rows)
+    grouped = rows_by_file(rows)
+    write_files(ctx, grouped)
     languages = sorted({source.language for source in ctx.config.corpus})
     stats = export_stats(rows, list(ctx.selected_tiers()), languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
-             "README.md": dataset_card(ctx.config, stats, sorted(tables))}
+             "README.md": dataset_card(ctx.config, stats, sorted(grouped))}
     by_source = Counter(s["source"] for s in samples)
-    return StageResult(tables=tables, files=files, rows_in=len(samples), rows_out=len(rows),
+    return StageResult(files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
                        else {},
                        extra={"windows": n_windows, "samples_by_source": dict(by_source),

@@ -16,6 +16,7 @@ from longnovel.stages.base import StageContext, StageResult
 NAME = "ingest"
 READS: list[str] = []
 CODE_VERSION = "2"
+ROW_GROUP = 128
 
 SCHEMA = pa.schema([
     ("book_id", pa.string()), ("title", pa.string()), ("language", pa.string()),
@@ -37,20 +38,19 @@ def config_section(config: Config, state) -> dict:
             "tokenizer": tokenizer_identity(config.tokenizer)}
 
 
-def read_corpus(ctx: StageContext, skipped: dict) -> tuple[list[RawUnit], list[str]]:
-    """All units of all sources, with each unit's language; a book in two sources is an error."""
-    units: list[RawUnit] = []
-    languages: list[str] = []
+def read_books(ctx: StageContext, skipped: dict):
+    """``(units, language)`` of each book in turn (consecutive units with one book id), source
+    by source, so only one book is held at a time; a book in two sources is an error."""
+    from itertools import groupby
+
     owner: dict[str, str] = {}
     for source in ctx.config.corpus:
         units_of_source = read_source(source, skipped, ctx.config.units.missing_summary)
-        for unit in ctx.progress(units_of_source, desc=f"read {source.path}"):
-            if owner.setdefault(unit.book_id, source.path) != source.path:
-                raise InputError(f"{source.path}: book '{unit.book_id}' also appears in "
-                                 f"{owner[unit.book_id]}; book ids must be unique")
-            units.append(unit)
-            languages.append(source.language)
-    return units, languages
+        for book_id, units in groupby(units_of_source, key=lambda unit: unit.book_id):
+            if owner.setdefault(book_id, source.path) != source.path:
+                raise InputError(f"{source.path}: book '{book_id}' also appears in "
+                                 f"{owner[book_id]}; book ids must be unique")
+            yield list(units), source.language
 
 
 @dataclass
@@ -118,28 +118,42 @@ def count_tokens(ctx: StageContext, texts: list[str], origins: list[str], desc: 
 
 def run(ctx: StageContext) -> StageResult:
     skipped: dict[str, int] = {}
-    units, languages = read_corpus(ctx, skipped)
-    if not units:
+    writer = ctx.writer("units.parquet", SCHEMA, ROW_GROUP)
+    totals = {"units": 0, "kept": 0, "tokens": 0}
+    dropped: dict[str, int] = {}
+    gaps: list[dict] = []
+    books: set[str] = set()
+    next_run = 0
+    for units, language in ctx.progress(read_books(ctx, skipped), desc="ingest"):
+        books.add(units[0].book_id)
+        counts = count_tokens(ctx, [u.text for u in units], [u.origin for u in units],
+                              "tokenize units")
+        kept = apply_unit_policy(units, counts, ctx.config)
+        summary_counts = count_tokens(ctx, [units[i].summary for i in kept.indices],
+                                      [units[i].origin for i in kept.indices],
+                                      "tokenize summaries")
+        writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id)
+                          for i, run_id, n_summary in zip(kept.indices, kept.runs,
+                                                          summary_counts))
+        next_run += len(set(kept.runs))
+        totals["units"] += len(units)
+        totals["kept"] += len(kept.indices)
+        totals["tokens"] += int(sum(counts))
+        for reason, n in kept.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + n
+        gaps += kept.gaps
+    if not totals["units"]:
         raise InputError("corpus: no units found in any source")
-    origins = [u.origin for u in units]
-    counts = count_tokens(ctx, [u.text for u in units], origins, "tokenize units")
-    kept = apply_unit_policy(units, counts, ctx.config)
-    summary_counts = count_tokens(ctx, [units[i].summary for i in kept.indices],
-                                  [origins[i] for i in kept.indices], "tokenize summaries")
-    rows = {name: [] for name in SCHEMA.names}
-    for i, run_id, n_summary in zip(kept.indices, kept.runs, summary_counts):
-        unit = units[i]
-        for name, value in (
-            ("book_id", unit.book_id), ("title", unit.title), ("language", languages[i]),
-            ("unit_index", unit.unit_index), ("text", unit.text), ("summary", unit.summary),
-            ("n_tokens", counts[i]), ("n_summary_tokens", n_summary), ("source", unit.source),
-            ("sha256", hashlib.sha256(unit.text.encode("utf-8")).hexdigest()), ("run", run_id),
-        ):
-            rows[name].append(value)
-    table = pa.table(rows, schema=SCHEMA)
     return StageResult(
-        tables={"units.parquet": table}, rows_in=len(units) + sum(skipped.values()),
-        rows_out=table.num_rows, dropped={**kept.dropped, **skipped},
-        extra={"books": len({u.book_id for u in units}), "tokens": int(sum(counts)),
-               "gaps": len(kept.gaps), "gap_details": kept.gaps[:100]},
+        rows_in=totals["units"] + sum(skipped.values()), rows_out=totals["kept"],
+        dropped={**dropped, **skipped},
+        extra={"books": len(books), "tokens": totals["tokens"], "gaps": len(gaps),
+               "gap_details": gaps[:100]},
     )
+
+
+def _row(unit: RawUnit, language: str, n_tokens: int, n_summary: int, run_id: int) -> dict:
+    return {"book_id": unit.book_id, "title": unit.title, "language": language,
+            "unit_index": unit.unit_index, "text": unit.text, "summary": unit.summary,
+            "n_tokens": n_tokens, "n_summary_tokens": n_summary, "source": unit.source,
+            "sha256": hashlib.sha256(unit.text.encode("utf-8")).hexdigest(), "run": run_id}

@@ -232,7 +232,8 @@ def _result(windows, rows, by_unit, usage, failures) -> StageResult:
                 "entities.parquet": pa.Table.from_pylist(entity_rows, schema=ENTITIES)},
         rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
         dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
-        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))})
+        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))},
+        row_group_size=128)
 
 
 # --- plan ---------------------------------------------------------------------------------------
