@@ -6,18 +6,15 @@ from __future__ import annotations
 import json
 import re
 
-import pyarrow.parquet as pq
 from test_inject_stage import (
     EN_ARTICLE,
     EN_SUMMARY,
     ZH_ARTICLE,
     ZH_SUMMARY,
-    TableContext,
     make_ctx,
     windows_table,
 )
 
-from longnovel.config import Config
 from longnovel.injection import NotApplicable, extract_entities, split_sentences, validate
 from longnovel.injection.llm_entities import entity_messages
 from longnovel.injection.llm_generator import (
