@@ -416,8 +416,8 @@ def _first_candidates(ctx: StageContext, jobs, entities: dict) -> list[tuple[obj
         else:
             target = choose_target(summary, language, entities[w["window_id"]], type_id,
                                    ctx.config.seed, 0)
-            out.append((target, None if isinstance(target, NotApplicable) else
-                        ok or outcome if isinstance(outcome, Candidate) else None))
+            asked = not isinstance(target, NotApplicable) and isinstance(outcome, Candidate)
+            out.append((target, outcome if asked else None))
     return out
 
 
