@@ -43,9 +43,9 @@ def main() -> None:
         "inject": {"generator": "local", "max_retries": 0,
                    "verify": "local" if args.verify else None}})
     tokenizer = load_tokenizer("qwen3")
-    ctx = StageContext(config, Path(args.run_dir), tokenizer, False, stage="inject")
+    ctx = StageContext(config, Path(args.run_dir), None, False, stage="inject")
     windows = _pick(inject._windows(ctx), args.windows)
-    cache = Path(tempfile.mkdtemp(prefix="bench-llm-")) / "cache.sqlite"
+    cache = Path(args.cache or Path(tempfile.mkdtemp(prefix="bench-llm-")) / "cache.sqlite")
     runner = LLMRunner(config.models, cache, tokenizer, stage="inject", progress=False)
     by_unit = dict(zip(inject._unit_texts(ctx, windows), inject.extract_many(
         list(inject._unit_texts(ctx, windows).values()))))
@@ -74,6 +74,7 @@ def _args():
     parser.add_argument("--max-tokens", type=int, default=200)
     parser.add_argument("--verify", action="store_true")
     parser.add_argument("--before", action="store_true")
+    parser.add_argument("--cache", help="request cache file (reuse it to resume a run)")
     parser.add_argument("--before-rev", default="03686b8")
     return parser.parse_args()
 
