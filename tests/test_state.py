@@ -54,6 +54,7 @@ KEYS: dict[str, tuple[set[str], object]] = {
     "inject.types": ({"inject"}, ["entity", "number"]),
     "inject.types_per_window": ({"inject"}, 3),
     "inject.max_retries": ({"inject"}, 5),
+    "inject.verify": ({"inject"}, "g"),
     "export.splits": ({"export"}, {"test": 0.5, "valid": 0.5}),
     "export.mix": ({"export"}, {"human": 0.5, "injection": 0.5}),
     "export.max_per_tier": ({"export"}, 7),

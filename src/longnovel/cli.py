@@ -253,6 +253,9 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     by_tier = ", ".join(f"{t} {n}" for t, n in result["by_tier"].items())
     typer.echo(f"{result['samples']} samples ({by_tier}); wrote {folder / 'stats.json'} "
                f"and {len(result['plots'])} plots")
+    for key, cell in result.get("type_balance", {}).items():
+        typer.echo(f"  {key}: {len(cell['types'])} types, {cell['min']}-{cell['max']} per type "
+                   f"(max/min {cell['max_over_min']})")
 
 
 DataOpt = typer.Option(None, "--data", help="A dataset file in the release format (JSON, "

@@ -54,6 +54,7 @@ class InjectConfig(Closed):
     types: Literal["all"] | list[str] = "all"
     types_per_window: int = Field(8, ge=1, le=8)
     max_retries: int = Field(2, ge=0)
+    verify: str | None = None
 
     @field_validator("types")
     @classmethod
@@ -71,7 +72,7 @@ class InjectConfig(Closed):
 
 class ExportConfig(Closed):
     splits: dict[str, float] = {"test": 0.8, "valid": 0.2}
-    mix: dict[str, float] | None = None
+    mix: dict[str, float] | Literal["balanced"] | None = "balanced"
     max_per_tier: int | None = Field(None, gt=0)
 
     @field_validator("mix")
@@ -79,6 +80,8 @@ class ExportConfig(Closed):
     def _known_sources(cls, value):
         from longnovel.release.samples import SOURCES
 
+        if not isinstance(value, dict):
+            return value
         unknown = sorted(set(value or {}) - set(SOURCES))
         if unknown:
             raise ValueError(f"unknown source(s) {unknown}; use {', '.join(SOURCES)}")
@@ -111,6 +114,7 @@ class Config(Closed):
         named = list(self.arbitrate.summarizers) + list(self.arbitrate.judges)
         named += [m for m in (self.inject.generator, self.inject.entities)
                   if m not in ("rules", "lexical")]
+        named += [self.inject.verify] if self.inject.verify else []
         missing = [m for m in named if m not in self.models]
         if missing:
             raise ValueError(f"model(s) {missing} are not defined under models:")

@@ -111,8 +111,28 @@ def _stats_of(rows: list[dict], run_dir: Path, tokenizer, tiers: list[str] | Non
                                "by_source": _grouped(rows, "source", summary_tokens),
                                "tokenizer": getattr(tokenizer, "name", "")}
     stats["scores"] = score_distribution(rows)
+    stats["type_balance"] = type_balance(rows)
     stats["judge_agreement"] = judge_agreement(run_dir)
     return stats
+
+
+def type_balance(rows: list[dict]) -> dict[str, dict]:
+    """Injection samples per type in each ``tier/language``, with max, min and max/min over
+    the types present (``inject`` reassigns rejected types to keep these within one)."""
+    from longnovel.taxonomy import TYPE_IDS
+
+    out = {}
+    for key in sorted({f"{r['tier']}/{r['language']}" for r in rows}):
+        counts = Counter(t for r in rows if r["source"] == "injection"
+                         and f"{r['tier']}/{r['language']}" == key
+                         for t in r["hallucination_types"])
+        if not counts:
+            continue
+        present = {t: counts[t] for t in TYPE_IDS if counts[t]}
+        top, bottom = max(present.values()), min(present.values())
+        out[key] = {"types": present, "max": top, "min": bottom,
+                    "max_over_min": round(top / bottom, 3)}
+    return out
 
 
 def pyplot():

@@ -1,15 +1,29 @@
-"""The LLM generator through the real LLM layer against the local fake server."""
+"""The LLM generator (sentence by sentence) and the verifier, through the real LLM layer
+against the local fake server."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from test_inject_stage import EN_ARTICLE, EN_SUMMARY, ZH_ARTICLE, make_ctx, windows_table
+from test_inject_stage import (
+    EN_ARTICLE,
+    EN_SUMMARY,
+    ZH_ARTICLE,
+    ZH_SUMMARY,
+    make_ctx,
+    windows_table,
+)
 
-from longnovel.injection import NotApplicable, extract_entities, validate
+from longnovel.injection import NotApplicable, extract_entities, split_sentences, validate
 from longnovel.injection.llm_entities import entity_messages
-from longnovel.injection.llm_generator import build_messages, candidate_from_reply
+from longnovel.injection.llm_generator import (
+    SentenceReply,
+    Target,
+    build_messages,
+    choose_target,
+    splice_reply,
+)
 from longnovel.llm import LLMRunner, ModelConfig
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS
@@ -23,20 +37,25 @@ class WordTokenizer:
         return [len(t.split()) for t in texts]
 
 
-def _summary_of(messages) -> str:
-    return re.search(r"<summary>\n(.*?)\n</summary>", messages[-1]["content"], re.DOTALL).group(1)
+def _text_of(messages) -> str:
+    return re.findall(r"<text>(.*?)</text>", messages[-1]["content"], re.DOTALL)[-1]
 
 
 def good_reply(messages) -> str:
-    """A model that puts Pell in place of Wren in the first sentence -- or, in zh, 韩石 in
-    place of 小满."""
-    summary = _summary_of(messages)
-    first = re.split(r"(?<=[.。])\s*", summary)[0]
-    new_first = first.replace("Wren", "Pell", 1) if "Wren" in first else \
-        first.replace("小满", "韩石", 1)
-    return json.dumps({"subtype": "mismatch", "original_sentence": first,
-                       "hallucinated_sentence": new_first,
-                       "summary": summary.replace(first, new_first, 1)}, ensure_ascii=False)
+    """A model that follows the task: swaps a pair, writes a new sentence, or changes a name
+    (Wren -> Pell, 小满 -> 韩石) or, failing that, a word of the sentence."""
+    content, text = messages[-1]["content"], _text_of(messages)
+    zh = "任务" in content
+    if "opposite order" in content or "先叙述后一件事" in content:
+        parts = split_sentences(text, "zh" if zh else "en")
+        new = ("" if zh else " ").join(reversed(parts))
+    elif "Write ONE new sentence" in content or "写一个新句子" in content:
+        new = "韩石后来卖掉了那条船。" if zh else "Pell later sells the old boat."
+    elif ("小满" if zh else "Wren") in text:
+        new = text.replace("小满", "韩石", 1) if zh else text.replace("Wren", "Pell", 1)
+    else:
+        new = text.replace("了", "过", 1) if zh else re.sub(r"\b(\w{4,})\b", "seven", text, 1)
+    return json.dumps({"sentence": new}, ensure_ascii=False)
 
 
 def runner_for(server, tmp_path):
@@ -46,27 +65,34 @@ def runner_for(server, tmp_path):
                      progress=False, retry_initial_s=0.01, retry_max_s=0.02)
 
 
-def test_messages_share_the_summary_prefix():
+def test_the_program_chooses_the_sentence_and_the_model_rewrites_only_it():
     ents = [{"name": "Mabry", "type": "person", "count": 3}]
-    a = build_messages(EN_SUMMARY, "en", ents, "entity")[1]["content"]
-    b = build_messages(EN_SUMMARY, "en", ents, "number")[1]["content"]
-    prefix = a[: a.index("Task:")]
-    assert b.startswith(prefix) and EN_SUMMARY in prefix and "- Mabry (person, 3)" in prefix
-    assert "not_applicable" in a and '"hallucinated_sentence"' in a
-    zh = build_messages("小满来了。", "zh", ents, "temporal")[1]["content"]
-    assert "小满来了。" in zh and "时序错乱" in zh
+    target = choose_target(EN_SUMMARY, "en", ents, "number", 3)
+    sentence = EN_SUMMARY[target.start:target.end]
+    assert target.subtype in ("quantity", "time") and re.search(r"three|five", sentence)
+    content = build_messages(EN_SUMMARY, "en", ents, target)[1]["content"]
+    assert f"<text>{sentence}</text>" in content and "- Mabry (person, 3)" in content
+    assert EN_SUMMARY not in content  # the neighbours only, not the whole summary
+    assert '{"sentence"' in content
+    again = [choose_target(EN_SUMMARY, "en", ents, "number", 3, a) for a in range(4)]
+    assert again[0] == target and len({(t.subtype, t.start) for t in again}) > 1
+    pair = choose_target(EN_SUMMARY, "en", ents, "temporal", 3)
+    assert len(split_sentences(EN_SUMMARY[pair.start:pair.end], "en")) == 2
+    zh = build_messages(ZH_SUMMARY, "zh", [], choose_target(ZH_SUMMARY, "zh", [], "polarity", 3))
+    assert "任务" in zh[1]["content"] and "（无）" in zh[1]["content"]
+    assert isinstance(choose_target("Rain.", "en", [], "number", 3), NotApplicable)
 
 
-def test_candidate_from_reply():
-    summary = "Mabry walks home. Wren reads."
-    reply = {"subtype": "Role Swap", "original_sentence": "Mabry walks home.",
-             "hallucinated_sentence": "Pell walks home.", "summary": "Pell walks home. Wren reads."}
-    cand = candidate_from_reply(reply, summary, "entity", "m")
-    assert cand.subtype == "role_swap" and cand.generator == "m"
-    assert validate(cand, "en") is None
-    na = candidate_from_reply({"subtype": "not_applicable", "reason": "no pair"}, summary,
-                              "causal", "m")
-    assert isinstance(na, NotApplicable) and na.reason == "no pair"
+def test_splice_reply_puts_the_sentence_in_place():
+    summary = "Mabry walks home. Wren reads. The tide comes in. Orrin sleeps by the lamp."
+    target = Target("entity", "mismatch", 0, len("Mabry walks home."))
+    cand = splice_reply(summary, "en", target, {"sentence": '"Pell walks home"'}, "m")
+    assert cand.summary.startswith("Pell walks home. Wren reads.") and cand.generator == "m"
+    assert cand.original_span == "Mabry walks home." and validate(cand, "en") is None
+    added = splice_reply(summary, "en", Target("fabrication", "continue", 17, 17),
+                         SentenceReply(sentence="<text>Pell hides the key.</text>"), "m")
+    assert added.summary.startswith("Mabry walks home. Pell hides the key. Wren reads.")
+    assert added.original_span == "" and validate(added, "en") is None
 
 
 def test_stage_with_llm_generator(llm_server, tmp_path):
@@ -126,6 +152,6 @@ def test_plan_requests_match_the_first_round(tmp_path):
     assert len(planned) == 4 + 4 * 3 and {p.model for p in planned} == {"m"}
     assert planned[0].messages == entity_messages(EN_ARTICLE, "en")
     first = [p.messages[-1]["content"] for p in planned[4:7]]
-    assert all(EN_SUMMARY in text for text in first)
     assert len(set(first)) == 3  # three different types for the first window
+    assert all(p.expected_completion_tokens < 60 for p in planned[4:])  # a sentence each
     assert inject.plan_requests(make_ctx(windows_table())) == []

@@ -60,6 +60,8 @@ def _counts(rows: list[dict]) -> dict:
         "by_tier_source": _count(rows, "tier", "source"),
         "by_tier_language": _count(rows, "tier", "language"),
         "by_tier_type": _count(rows, "tier", "hallucination_types"),
+        "by_tier_language_label": _count(
+            [{**r, "cell": f"{r['tier']}/{r['language']}"} for r in rows], "cell", "label"),
     }
 
 
@@ -85,6 +87,15 @@ def _table(title: str, counts: dict, columns: list[str]) -> str:
     for key, row in counts.items():
         lines.append(f"| {key} | " + " | ".join(str(row.get(c, 0)) for c in columns) + " |")
     return "\n".join(lines)
+
+
+def _with_share(counts: dict) -> dict:
+    out = {}
+    for key, labels in counts.items():
+        total = sum(labels.values())
+        share = labels.get("hallucinated", 0) / total if total else 0.0
+        out[key] = {**labels, "hallucinated share": f"{share:.0%}"}
+    return out
 
 
 COLUMN_DOCS = [
@@ -129,6 +140,11 @@ def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
         _table("tier", stats["by_tier_language"],
                sorted({lang for counts in stats["by_tier_language"].values() for lang in counts}))
         + "\n",
+        "## Label balance per tier and language\n",
+        ("By default (`export.mix: balanced`) each tier and language keeps every sample of its "
+         "smaller label and draws as many of the larger one, spread over books and types.\n"),
+        _table("tier/language", _with_share(stats.get("by_tier_language_label", {})),
+               ["consistent", "hallucinated", "hallucinated share"]) + "\n",
         "## Hallucination types per tier\n",
         (_table("tier", stats["by_tier_type"], types) if types else "No hallucinated samples.")
         + "\n",

@@ -101,9 +101,14 @@ def assign_splits(book_weights: dict[tuple[str, str], int], shares: dict[str, fl
     return result
 
 
-def apply_mix(samples: list[dict], mix: dict[str, float] | None, cap: int | None,
+BALANCED = "balanced"
+
+
+def apply_mix(samples: list[dict], mix: dict[str, float] | str | None, cap: int | None,
               rng: random.Random) -> list[dict]:
-    """Sample one tier's rows to the source shares of ``mix`` and at most ``cap`` rows.
+    """Sample one tier's rows to the source shares of ``mix`` and at most ``cap`` rows;
+    ``mix="balanced"`` (the default of ``export.mix``) balances labels instead (see
+    ``balance_labels``).
 
     Sources named in ``mix`` that have no rows (say, arbitration without summarizers) are left
     out and the other shares renormalized, so a tier is never emptied by a missing source.
@@ -111,6 +116,8 @@ def apply_mix(samples: list[dict], mix: dict[str, float] | None, cap: int | None
     cap). Within a source, rows are drawn round-robin over (book, types) groups, so a cap
     keeps the spread across books and hallucination types.
     """
+    if mix == BALANCED:
+        return balance_labels(samples, cap, rng)
     if mix is None and cap is None:
         return samples
     by_source: dict[str, list[dict]] = {}
@@ -127,6 +134,32 @@ def apply_mix(samples: list[dict], mix: dict[str, float] | None, cap: int | None
     chosen: list[dict] = []
     for src, n in _allocate(wanted, total).items():
         chosen.extend(_spread(by_source[src], min(n, len(by_source[src])), rng))
+    order = {id(s): i for i, s in enumerate(samples)}
+    return sorted(chosen, key=lambda s: order[id(s)])
+
+
+def balance_labels(samples: list[dict], cap: int | None, rng: random.Random) -> list[dict]:
+    """As many consistent as hallucinated rows in each language of one tier.
+
+    The smaller label is kept whole (in practice every human and consistent arbitration
+    sample) and the larger is drawn to the same count with the book and type spread of
+    ``_spread``; ``cap`` splits evenly over languages and labels. Order is kept."""
+    by_language: dict[str, dict[str, list[dict]]] = {}
+    for s in samples:
+        by_language.setdefault(s["language"], {"consistent": [], "hallucinated": []})
+        by_language[s["language"]][s["label"]].append(s)
+    per_cell = cap // (2 * len(by_language)) if cap is not None and by_language else None
+    chosen: list[dict] = []
+    for language in sorted(by_language):
+        cells = by_language[language]
+        n = min(len(cells["consistent"]), len(cells["hallucinated"]))
+        if n == 0:  # one label only: keep what there is rather than empty the language
+            n = max(len(cells["consistent"]), len(cells["hallucinated"]))
+        if per_cell is not None:
+            n = min(n, max(1, per_cell))
+        for label in ("consistent", "hallucinated"):
+            rows = cells[label]
+            chosen.extend(rows if len(rows) <= n else _spread(rows, n, rng))
     order = {id(s): i for i, s in enumerate(samples)}
     return sorted(chosen, key=lambda s: order[id(s)])
 

@@ -24,12 +24,13 @@ from longnovel.injection import (
     merge_entities,
     validate,
 )
+from longnovel.injection.assign import reassign
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "4"
+CODE_VERSION = "5"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -45,6 +46,8 @@ def config_section(config: Config, state=None) -> dict:
     section = {"inject": config.inject.model_dump(), "seed": config.seed}
     used = {m for m in (config.inject.generator, config.inject.entities)
             if m not in ("rules", "lexical")}
+    if config.inject.verify:
+        used.add(config.inject.verify)
     section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
     if used:  # the prompts matter only when a model is asked
         from longnovel.templates import prompts_digest
@@ -61,11 +64,9 @@ def run(ctx: StageContext) -> StageResult:
         by_unit, entity_failures = _unit_entities(ctx, windows, runner)
         entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
                     for w in windows}
-        jobs = _jobs(windows, ctx.config)
-        if inject.generator == "rules":  # the runner may serve the entities only
-            rows = _rules_rows(ctx, jobs, entities)
-        else:
-            rows = _llm_rows(ctx, jobs, entities, runner)
+        engine = Engine(ctx, entities, runner)
+        rows = engine.run(_jobs(windows, ctx.config))
+        rows += _rebalance(engine, windows, rows, inject.type_list())
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -73,13 +74,28 @@ def run(ctx: StageContext) -> StageResult:
             runner.close()
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
-    return _result(windows, rows, by_unit, usage, failures)
+    return _result(windows, rows, by_unit, usage, failures, engine.verified, inject.type_list())
 
 
 def _windows(ctx: StageContext) -> list[dict]:
     rows = ctx.windows(["window_id", "tier", "language", "book_id", "unit_start", "unit_end",
                         "reference_summary"])
     return sorted(rows, key=lambda r: r["window_id"])
+
+
+def _articles(ctx: StageContext, window_ids: set[str]) -> dict[str, str]:
+    """The articles of ``window_ids`` only, read batch by batch (never the whole column)."""
+    import pyarrow.parquet as pq
+
+    path = "expand/windows.parquet"  # declared in READS
+    out: dict[str, str] = {}
+    with pq.ParquetFile(ctx.run_dir / path) as handle:
+        for batch in handle.iter_batches(columns=["window_id", "article"], batch_size=64):
+            for window_id, article in zip(batch.column(0).to_pylist(),
+                                          batch.column(1).to_pylist()):
+                if window_id in window_ids:
+                    out[window_id] = article
+    return out
 
 
 def _units_of(window: dict) -> list[Unit]:
@@ -99,7 +115,7 @@ def _unit_texts(ctx: StageContext, windows: list[dict]) -> dict[Unit, tuple[str,
 
 
 def _uses_model(inject) -> bool:
-    return inject.generator != "rules" or inject.entities != "lexical"
+    return inject.generator != "rules" or inject.entities != "lexical" or bool(inject.verify)
 
 
 def _jobs(windows: list[dict], config: Config) -> list[tuple[dict, str]]:
@@ -143,22 +159,107 @@ def _entity_requests(units: dict, model: str, schema=None) -> list:
             for (book, index), (text, language) in units.items()]
 
 
-# --- rules generator --------------------------------------------------------------------------
+# --- generation, validation, verification -------------------------------------------------
 
-def _rules_rows(ctx: StageContext, jobs, entities: dict) -> list[dict]:
-    generator = RulesGenerator(ctx.config.seed)
-    retries = ctx.config.inject.max_retries
-    rows = []
-    for window, type_id in ctx.progress(jobs, desc="inject", total=len(jobs)):
-        summary, language = window["reference_summary"], window["language"]
-        for attempt in range(retries + 1):
-            outcome = generator.generate(summary, language, entities[window["window_id"]],
-                                         type_id, attempt)
-            reason = _reject_reason(outcome, language)
-            if reason is None or isinstance(outcome, NotApplicable):
+class Engine:
+    """Runs (window, type) jobs: rounds of generation (the rules or an LLM), validation and,
+    with ``inject.verify``, verification; every job still rejected is tried again, with the
+    reason, up to ``inject.max_retries`` times. ``verified`` counts checks per type."""
+
+    VERIFY_WINDOWS = 32  # windows whose articles are in memory at once
+
+    def __init__(self, ctx: StageContext, entities: dict, runner):
+        self.ctx, self.entities, self.runner = ctx, entities, runner
+        self.inject = ctx.config.inject
+        self.rules = RulesGenerator(ctx.config.seed)
+        self.verified: dict[str, Counter] = {}
+
+    def run(self, jobs: list[tuple[dict, str]]) -> list[dict]:
+        """One row per job: its last outcome and reason."""
+        last: dict[int, tuple[object, str | None]] = {}
+        pending = list(range(len(jobs)))
+        for attempt in range(self.inject.max_retries + 1):
+            if not pending:
                 break
-        rows.append(_row(window, type_id, outcome, reason))
-    return rows
+            previous = [last[k][1] if k in last else None for k in pending]
+            outcomes = self._generate([jobs[k] for k in pending], attempt, previous)
+            for k, outcome in zip(pending, outcomes):
+                last[k] = outcome
+            if self.inject.verify:
+                self._verify(jobs, last, [k for k in pending if last[k][1] is None], attempt)
+            pending = [k for k in pending if last[k][1] is not None
+                       and not isinstance(last[k][0], NotApplicable)]
+        return [_row(window, type_id, *last[k]) for k, (window, type_id) in enumerate(jobs)]
+
+    def _generate(self, jobs, attempt: int, previous: list) -> list[tuple[object, str | None]]:
+        if self.inject.generator == "rules":
+            out = []
+            for window, type_id in self.ctx.progress(jobs, desc="inject", total=len(jobs)):
+                outcome = self.rules.generate(window["reference_summary"], window["language"],
+                                              self.entities[window["window_id"]], type_id,
+                                              attempt)
+                out.append((outcome, _reject_reason(outcome, window["language"])))
+            return out
+        return self._llm_generate(jobs, attempt, previous)
+
+    def _llm_generate(self, jobs, attempt: int, previous: list) -> list:
+        from longnovel.injection.llm_generator import (
+            SentenceReply,
+            build_messages,
+            choose_target,
+        )
+        from longnovel.llm import Request
+
+        model, seed = self.inject.generator, self.ctx.config.seed
+        out: list = [None] * len(jobs)
+        asked, requests = [], []
+        for i, ((window, type_id), rejected) in enumerate(zip(jobs, previous)):
+            summary, language = window["reference_summary"], window["language"]
+            entities = self.entities[window["window_id"]]
+            target = choose_target(summary, language, entities, type_id, seed, attempt)
+            if isinstance(target, NotApplicable):
+                out[i] = (target, _reject_reason(target, language))
+                continue
+            asked.append((i, target))
+            requests.append(Request(
+                key=f"{window['window_id']}/{type_id}/{attempt}", model=model,
+                messages=build_messages(summary, language, entities, target, rejected),
+                schema=SentenceReply, group=window["window_id"]))
+        for (i, target), result in zip(asked, self.runner.run(requests)):
+            out[i] = _judge_reply(jobs[i][0], target, result, model)
+        return out
+
+    def _verify(self, jobs, last: dict, valid: list[int], attempt: int) -> None:
+        """Ask the judge about each valid candidate, a few windows (and articles) at a time."""
+        by_window: dict[str, list[int]] = {}
+        for k in valid:
+            by_window.setdefault(jobs[k][0]["window_id"], []).append(k)
+        ids = sorted(by_window)
+        for start in range(0, len(ids), self.VERIFY_WINDOWS):
+            chunk = ids[start : start + self.VERIFY_WINDOWS]
+            articles = _articles(self.ctx, set(chunk))
+            ks = [k for window_id in chunk for k in by_window[window_id]]
+            requests = [_verify_request(jobs[k], last[k][0], articles, self.inject.verify,
+                                        attempt) for k in ks]
+            from longnovel.injection.verify import verdict
+
+            for k, result in zip(ks, self.runner.run(requests)):
+                reason = verdict(result)
+                counter = self.verified.setdefault(jobs[k][1], Counter())
+                counter["checked"] += 1
+                counter[reason or "accepted"] += 1
+                last[k] = (last[k][0], reason)
+
+
+def _verify_request(job, candidate, articles: dict, model: str, attempt: int):
+    from longnovel.injection.verify import VerifyReply, verify_messages
+    from longnovel.llm import Request
+
+    window, type_id = job
+    return Request(key=f"verify/{window['window_id']}/{type_id}/{attempt}", model=model,
+                   messages=verify_messages(articles[window["window_id"]], candidate,
+                                            window["language"]),
+                   schema=VerifyReply, group=window["window_id"])
 
 
 def _reject_reason(outcome: Candidate | NotApplicable, language: str) -> str | None:
@@ -180,66 +281,93 @@ def _row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
     return row
 
 
-# --- LLM generator ----------------------------------------------------------------------------
+def _judge_reply(window: dict, target, result, model: str) -> tuple[object, str | None]:
+    from longnovel.injection.llm_generator import splice_reply
 
-def _llm_rows(ctx: StageContext, jobs, entities: dict, runner) -> list[dict]:
-    """Rounds of requests: every job still rejected is re-asked, with the reason, up to
-    ``max_retries`` times; a job's last outcome becomes its row."""
-    from longnovel.injection.llm_generator import InjectionReply, build_messages
-    from longnovel.llm import Request
-
-    model = ctx.config.inject.generator
-    last: dict[int, tuple[object, str | None]] = {}
-    pending = list(range(len(jobs)))
-    for attempt in range(ctx.config.inject.max_retries + 1):
-        if not pending:
-            break
-        requests = []
-        for k in pending:
-            window, type_id = jobs[k]
-            rejected = last[k][1] if k in last else None
-            messages = build_messages(window["reference_summary"], window["language"],
-                                      entities[window["window_id"]], type_id, rejected)
-            requests.append(Request(key=f"{window['window_id']}/{type_id}/{attempt}",
-                                    model=model, messages=messages, schema=InjectionReply,
-                                    group=window["window_id"]))
-        for k, result in zip(pending, runner.run(requests)):
-            last[k] = _judge_reply(jobs[k], result, model)
-        pending = [k for k in pending if last[k][1] is not None
-                   and not isinstance(last[k][0], NotApplicable)]
-    return [_row(window, type_id, *last[k]) for k, (window, type_id) in enumerate(jobs)]
-
-
-def _judge_reply(job, result, model: str) -> tuple[object, str | None]:
-    from longnovel.injection.llm_generator import candidate_from_reply
-
-    window, type_id = job
     if not result.ok:
         return None, f"llm_{result.error or 'failed'}"
-    outcome = candidate_from_reply(result.parsed, window["reference_summary"], type_id, model)
+    try:
+        outcome = splice_reply(window["reference_summary"], window["language"], target,
+                               result.parsed, model)
+    except ValueError:
+        return None, "llm_schema"
     return outcome, _reject_reason(outcome, window["language"])
+
+
+# --- balance after rejection ------------------------------------------------------------------
+
+def _rebalance(engine: Engine, windows: list[dict], rows: list[dict],
+               types: list[str]) -> list[dict]:
+    """Extra jobs for the slots that final rejections left, pass after pass, so each tier and
+    language ends with its types within one of each other wherever the corpus allows."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for w in windows:
+        groups.setdefault((w["tier"], w["language"]), []).append(w)
+    by_id = {w["window_id"]: w for w in windows}
+    free = Counter((r["tier"], r["language"]) for r in rows if not r["valid"])
+    failed = {key: [r["window_id"] for r in rows
+                    if not r["valid"] and (r["tier"], r["language"]) == key] for key in groups}
+    extra: list[dict] = []
+    for _ in range(len(types)):
+        jobs = []
+        for key, members in sorted(groups.items()):
+            seen = [(r["window_id"], r["type"], r["valid"]) for r in rows + extra
+                    if (r["tier"], r["language"]) == key]
+            planned = reassign([w["window_id"] for w in members], seen, types, free[key],
+                               failed[key])
+            failed[key] = failed[key][len(planned):]
+            jobs += [(by_id[window_id], type_id) for window_id, type_id in planned]
+        if not jobs:
+            break
+        new = engine.run(jobs)
+        for row in new:
+            if row["valid"]:
+                free[(row["tier"], row["language"])] -= 1
+        extra += new
+    return extra
+
+
+def balance(rows: list[dict], types: list[str]) -> dict[str, dict]:
+    """Valid injections per type in each ``tier/language``, with max, min and max/min."""
+    out = {}
+    for key in sorted({f"{r['tier']}/{r['language']}" for r in rows}):
+        counts = {t: 0 for t in types}
+        for r in rows:
+            if r["valid"] and f"{r['tier']}/{r['language']}" == key and r["type"] in counts:
+                counts[r["type"]] += 1
+        top, bottom = max(counts.values()), min(counts.values())
+        out[key] = {"types": counts, "max": top, "min": bottom,
+                    "max_over_min": round(top / bottom, 3) if bottom else None}
+    return out
 
 
 # --- result -----------------------------------------------------------------------------------
 
-def _result(windows, rows, by_unit, usage, failures) -> StageResult:
+def _result(windows, rows, by_unit, usage, failures, verified, types) -> StageResult:
     entity_rows = [{"book_id": book, "unit_index": index, **e}
                    for (book, index), found in by_unit.items() for e in found]
     dropped = Counter(r["reject_reason"].split(":")[0] for r in rows if not r["valid"])
     valid = Counter(f"{r['language']}/{r['type']}" for r in rows if r["valid"])
+    extra = {"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items())),
+             "balance": balance(rows, types)}
+    if verified:
+        extra["verify"] = {t: {**dict(sorted(c.items())),
+                               "acceptance": round(c["accepted"] / c["checked"], 3)}
+                           for t, c in sorted(verified.items(), key=lambda i: TYPE_IDS.index(i[0]))}
     return StageResult(
         tables={"injections.parquet": pa.Table.from_pylist(rows, schema=INJECTIONS),
                 "entities.parquet": pa.Table.from_pylist(entity_rows, schema=ENTITIES)},
         rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
         dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
-        usage=usage, extra={"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items()))},
-        row_group_size=128)
+        usage=usage, extra=extra, row_group_size=128)
 
 
 # --- plan ---------------------------------------------------------------------------------------
 
 def plan_requests(ctx: StageContext) -> list:
-    """The first-round requests this stage would send (for ``longnovel plan``); sends nothing."""
+    """The first-round requests this stage would send (for ``longnovel plan``): entities,
+    generation and, with ``inject.verify``, one verification per job whose first candidate
+    passes the validator (the rules generator's) or could (an LLM's). Sends nothing."""
     from longnovel.llm import PlannedRequest
 
     inject = ctx.config.inject
@@ -251,17 +379,54 @@ def plan_requests(ctx: StageContext) -> list:
     if inject.entities != "lexical":
         planned += [PlannedRequest("inject", r.model, r.messages, 300)
                     for r in _entity_requests(units, inject.entities)]
+    by_unit = dict(zip(units, extract_many(list(units.values()))))
+    entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
+                for w in windows}
+    jobs = _jobs(windows, ctx.config)
+    firsts = _first_candidates(ctx, jobs, entities)
     if inject.generator != "rules":
         from longnovel.injection.llm_generator import build_messages
 
-        lengths = dict(zip([w["window_id"] for w in windows], ctx.tokenizer.count_batch(
-            [w["reference_summary"] for w in windows])))
-        by_unit = dict(zip(units, extract_many(list(units.values()))))
-        entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
-                    for w in windows}
-        for w, type_id in _jobs(windows, ctx.config):
+        for (w, _type_id), (target, _) in zip(jobs, firsts):
+            if isinstance(target, NotApplicable):
+                continue
             messages = build_messages(w["reference_summary"], w["language"],
-                                      entities[w["window_id"]], type_id, None)
+                                      entities[w["window_id"]], target, None)
+            span = w["reference_summary"][target.start:target.end] or target.anchor
             planned.append(PlannedRequest("inject", inject.generator, messages,
-                                          lengths[w["window_id"]] + 120))
+                                          ctx.tokenizer.count(span) * 2 + 20))
+    if inject.verify:
+        planned += _planned_verifications(ctx, jobs, firsts)
     return planned
+
+
+def _first_candidates(ctx: StageContext, jobs, entities: dict) -> list[tuple[object, object]]:
+    """(target or outcome, candidate to verify) of each job's first attempt, sending nothing:
+    an LLM's candidate is stood in for by the rules generator's."""
+    from longnovel.injection.llm_generator import choose_target
+
+    rules = RulesGenerator(ctx.config.seed)
+    out = []
+    for w, type_id in jobs:
+        summary, language = w["reference_summary"], w["language"]
+        outcome = rules.generate(summary, language, entities[w["window_id"]], type_id, 0)
+        ok = outcome if _reject_reason(outcome, language) is None else None
+        if ctx.config.inject.generator == "rules":
+            out.append((outcome, ok))
+        else:
+            target = choose_target(summary, language, entities[w["window_id"]], type_id,
+                                   ctx.config.seed, 0)
+            asked = not isinstance(target, NotApplicable) and isinstance(outcome, Candidate)
+            out.append((target, outcome if asked else None))
+    return out
+
+
+def _planned_verifications(ctx: StageContext, jobs, firsts) -> list:
+    from longnovel.injection.verify import verify_messages
+    from longnovel.llm import PlannedRequest
+
+    wanted = {w["window_id"] for (w, _), (_, c) in zip(jobs, firsts) if c is not None}
+    articles = _articles(ctx, wanted)  # the plan reads only the articles it needs
+    return [PlannedRequest("inject", ctx.config.inject.verify,
+                           verify_messages(articles[w["window_id"]], c, w["language"]), 30)
+            for (w, _), (_, c) in zip(jobs, firsts) if c is not None]

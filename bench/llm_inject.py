@@ -1,0 +1,160 @@
+"""The LLM generator against a real model on 127.0.0.1: valid (and verified) shares per type.
+
+    python bench/llm_inject.py --run-dir RUN --base-url http://127.0.0.1:8080/v1 \
+        --windows 4 [--verify] [--before]
+
+RUN is a run directory with ``ingest`` and ``expand`` built (say ``longnovel expand --run-dir
+/tmp/bench-run``). The first ``--windows`` windows of the smallest tier (alternating languages)
+each get all eight types; every candidate goes through the stage's own code (``Engine``) with
+``max_retries: 0``, so a share is per single request. ``--before`` asks the old way instead:
+the whole summary with one edit, with the templates of commit ``--before-rev``, and validates
+the reply the same way. ``--verify`` also asks the same model to verify the valid candidates
+against the article (slow on CPU: the article is prefilled once per window). Prints counts and
+reject reasons per type and the completion tokens paid per candidate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    args = _args()
+    from longnovel.config import Config
+    from longnovel.llm import LLMRunner
+    from longnovel.stages import inject
+    from longnovel.stages.base import StageContext
+    from longnovel.tokenizer import load_tokenizer
+
+    models = {"local": {"provider": "openai", "model": args.model, "base_url": args.base_url,
+                        "max_tokens": 1024 if args.before else args.max_tokens, "temperature": 0.0, "timeout_s": 900,
+                        "max_retries": 1, "max_concurrency": 1}}
+    config = Config.model_validate({
+        "corpus": [{"path": "x", "format": "dir", "language": "en"}], "seed": 13,
+        "run_dir": str(args.run_dir), "models": models,
+        "inject": {"generator": "local", "max_retries": 0,
+                   "verify": "local" if args.verify else None}})
+    tokenizer = load_tokenizer("qwen3")
+    ctx = StageContext(config, Path(args.run_dir), None, False, stage="inject")
+    windows = _pick(inject._windows(ctx), args.windows)
+    cache = Path(args.cache or Path(tempfile.mkdtemp(prefix="bench-llm-")) / "cache.sqlite")
+    runner = LLMRunner(config.models, cache, tokenizer, stage="inject", progress=False)
+    by_unit = dict(zip(inject._unit_texts(ctx, windows), inject.extract_many(
+        list(inject._unit_texts(ctx, windows).values()))))
+    entities = {w["window_id"]: inject.merge_entities([by_unit[u] for u in inject._units_of(w)])
+                for w in windows}
+    jobs = [(w, t) for w in windows for t in config.inject.type_list()]
+    start = time.time()
+    if args.before:
+        rows = _before(jobs, entities, runner, args.before_rev)
+        verified = {}
+    else:
+        engine = inject.Engine(ctx, entities, runner)
+        rows = engine.run(jobs)
+        verified = engine.verified
+    usage = runner.usage().get("local", {})
+    runner.close()
+    _report(rows, verified, usage, time.time() - start, args)
+
+
+def _args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run-dir", required=True)
+    parser.add_argument("--base-url", default="http://127.0.0.1:8080/v1")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--windows", type=int, default=4)
+    parser.add_argument("--max-tokens", type=int, default=200)
+    parser.add_argument("--verify", action="store_true")
+    parser.add_argument("--before", action="store_true")
+    parser.add_argument("--cache", help="request cache file (reuse it to resume a run)")
+    parser.add_argument("--before-rev", default="03686b8")
+    return parser.parse_args()
+
+
+def _pick(windows: list[dict], n: int) -> list[dict]:
+    """The first ``n`` windows of the smallest tier, alternating languages."""
+    smallest = min(windows, key=lambda w: w["window_id"].split(":")[0] != "S")["tier"]
+    by_language: dict[str, list[dict]] = {}
+    for w in windows:
+        if w["tier"] == smallest:
+            by_language.setdefault(w["language"], []).append(w)
+    picked, k = [], 0
+    while len(picked) < n and any(k < len(v) for v in by_language.values()):
+        picked += [v[k] for _, v in sorted(by_language.items()) if k < len(v)]
+        k += 1
+    return picked[:n]
+
+
+def _before(jobs, entities, runner, rev: str) -> list[dict]:
+    """The full-summary prompts of commit ``rev``: the model copies the summary with one edit."""
+    from longnovel.injection import Candidate, validate
+    from longnovel.injection.llm_generator import SYSTEM, format_entities
+    from longnovel.llm import Request
+    from longnovel.stages.inject import _row
+
+    def template(type_id, lang):
+        return subprocess.run(
+            ["git", "show", f"{rev}:src/longnovel/prompts/{lang}/inject_{type_id}.txt"],
+            cwd=REPO, capture_output=True, text=True, check=True).stdout.rstrip()
+
+    requests = []
+    for w, type_id in jobs:
+        lang = "zh" if w["language"] == "zh" else "en"
+        values = {"summary": w["reference_summary"].strip(),
+                  "entities": format_entities(entities[w["window_id"]], lang)}
+        user = re.sub(r"\{(summary|entities)\}", lambda m, v=values: v[m.group(1)],
+                      template(type_id, lang))
+        requests.append(Request(key=f"before/{w['window_id']}/{type_id}", model="local",
+                                messages=[{"role": "system", "content": SYSTEM[lang]},
+                                          {"role": "user", "content": user}], schema=dict))
+    rows = []
+    for (w, type_id), result in zip(jobs, runner.run(requests)):
+        if not result.ok:
+            rows.append(_row(w, type_id, None, f"llm_{result.error}"))
+            continue
+        reply = result.parsed
+        subtype = str(reply.get("subtype", "")).strip().lower().replace("-", "_")
+        if subtype == "not_applicable":
+            rows.append(_row(w, type_id, None, "not_applicable"))
+            continue
+        cand = Candidate(type_id, subtype, w["reference_summary"],
+                         str(reply.get("summary", "")).strip(),
+                         str(reply.get("original_sentence", "")).strip(),
+                         str(reply.get("hallucinated_sentence", "")).strip(), "local")
+        rows.append(_row(w, type_id, cand, validate(cand, w["language"])))
+    return rows
+
+
+def _report(rows, verified, usage, seconds, args) -> None:
+    from longnovel.taxonomy import TYPE_IDS
+
+    print(f"mode: {'before (whole summary)' if args.before else 'after (one sentence)'}; "
+          f"{len({r['window_id'] for r in rows})} windows, {len(rows)} candidates, "
+          f"{seconds:.0f} s")
+    print(f"{'type':12} {'valid':>7} {'verified':>9}  reject reasons")
+    for type_id in TYPE_IDS:
+        mine = [r for r in rows if r["type"] == type_id]
+        valid = [r for r in rows if r["type"] == type_id and r["valid"]]
+        reasons = Counter(r["reject_reason"].split(":")[0] for r in mine if not r["valid"])
+        checked = verified.get(type_id, Counter())
+        ver = f"{checked['accepted']}/{checked['checked']}" if checked else "-"
+        print(f"{type_id:12} {len(valid):>3}/{len(mine):<3} {ver:>9}  {dict(reasons)}")
+    total_valid = sum(r["valid"] for r in rows)
+    print(f"valid: {total_valid}/{len(rows)} = {total_valid / max(1, len(rows)):.0%}")
+    if usage:
+        print(f"requests {usage.get('requests')}, completion tokens per request "
+              f"{usage.get('completion_tokens', 0) / max(1, usage.get('requests', 1)):.0f}, "
+              f"prompt tokens per request "
+              f"{usage.get('prompt_tokens', 0) / max(1, usage.get('requests', 1)):.0f}")
+
+
+if __name__ == "__main__":
+    main()
