@@ -84,4 +84,5 @@ def arbitration_config(tmp: Path, servers: dict, key_env=None, arbitrate=None, *
                "rule": "majority", "max_windows_per_tier": 6, **(arbitrate or {})}
     return write_config(tmp, write_corpus(tmp), models=model_entries(servers, key_env, **settings),
                         arbitrate=section,
-                        inject={"types_per_window": 1})
+                        inject={"types_per_window": 1},
+                        export={"mix": None})  # every sample, to check labels against samples
