@@ -34,6 +34,11 @@ def scripted(messages: list[dict]) -> str:
         name = "ferry" if "ferry" in user else "渡口"
         return json.dumps({"entities": [{"name": name, "type": "place", "count": 2}]},
                           ensure_ascii=False)
+    text = re.search(r"<text>(.*?)</text>", user, re.DOTALL)
+    if text is not None:  # the LLM generator: one sentence rewritten, a number changed
+        changed = re.sub(r"\d+", lambda m: str(int(m.group()) + 7), text.group(1), count=1)
+        return json.dumps({"sentence": changed + (" Then it rained." if changed ==
+                                                  text.group(1) else "")}, ensure_ascii=False)
     if "Task: rewrite the summary" in user or "任务：改写这段摘要" in user:
         summary = SUMMARY.search(user).group(1)
         first = re.split(r"(?<=[.。])\s*", summary)[0]
