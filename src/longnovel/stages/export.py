@@ -22,7 +22,7 @@ from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
-CODE_VERSION = "4"
+CODE_VERSION = "5"
 
 COLUMNS = [
     ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
@@ -40,13 +40,16 @@ SCHEMA = pa.schema(COLUMNS)
 
 def config_section(config: Config, state=None) -> dict:
     """The export settings, the seed, the detection prompt every sample carries, and the human
-    reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder)."""
+    reviews recorded in ``<run_dir>/reviews/`` and the audit in ``<run_dir>/stats/audit.json``
+    (both outside every stage folder: a new review or audit makes export stale)."""
+    from longnovel.audit import audit_digest
     from longnovel.release.review import store_hash
     from longnovel.templates import prompts_digest
 
     return {"export": config.export.model_dump(), "seed": config.seed,
             "prompts": prompts_digest("detect"),
-            "reviews": store_hash(Path(config.run_dir))}
+            "reviews": store_hash(Path(config.run_dir)),
+            "audit": audit_digest(Path(config.run_dir))}
 
 
 def human_samples(windows: dict[str, dict]) -> list[dict]:
@@ -123,6 +126,7 @@ def tables_by_file(rows: list[dict]) -> dict[str, pa.Table]:
 
 
 def run(ctx: StageContext) -> StageResult:
+    from longnovel.audit import read_audit
     from longnovel.release.card import dataset_card, export_stats
     from longnovel.release.review import apply_reviews, load_reviews
 
@@ -133,7 +137,8 @@ def run(ctx: StageContext) -> StageResult:
     languages = sorted({source.language for source in ctx.config.corpus})
     stats = export_stats(rows, list(ctx.selected_tiers()), languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
-             "README.md": dataset_card(ctx.config, stats, sorted(tables))}
+             "README.md": dataset_card(ctx.config, stats, sorted(tables),
+                                            read_audit(ctx.run_dir))}
     by_source = Counter(s["source"] for s in samples)
     return StageResult(tables=tables, files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
