@@ -93,7 +93,7 @@ def _unrelated_events(draft: Draft, i: int) -> list[str]:
 
 def _invent(draft: Draft, i: int, sentence: str) -> str | None:
     """Tie sentence ``i`` to the previous one as its effect, in the summary's own words: "B
-    because A" (en) or "B，是因为A" (zh), or the writer's own connective when the summary
+    because A" (en) or "因为A，B" (zh), or the writer's own connective when the summary
     uses one ("So, ...", "于是，...")."""
     if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？":
         return None
@@ -110,7 +110,7 @@ def _invent(draft: Draft, i: int, sentence: str) -> str | None:
         return None
     body, end = sentence_body(sentence, draft.language)
     if draft.zh:
-        return body + "，是因为" + cause + end
+        return "因为" + cause + "，" + sentence_body(rest, "zh")[0] + end
     return body + " because " + cause + end
 
 
