@@ -258,6 +258,26 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
                    f"(max/min {cell['max_over_min']})")
 
 
+@app.command()
+@user_errors
+def audit(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+          tier: list[str] | None = TierOpt,
+          group_by: str = typer.Option("book", "--group-by", help="Fold groups: book (no book "
+                                       "in train and test), or window (weaker; one-book corpora)."),
+          debug: bool = DebugOpt):
+    """Article-free baseline: how often a summary-only classifier (grouped by book) tells an
+    injected summary from its original (0.5 = no shortcut); writes stats/audit.json."""
+    from longnovel.audit import audit_table, write_audit
+
+    pipeline = make_pipeline(config, run_dir, tier, lock="shared")
+    path, result = write_audit(pipeline.run_dir, list(tier) if tier else None, group_by)
+    typer.echo(audit_table(result))
+    for language, grams in result["shortcuts"].items():
+        shown = ", ".join(repr(g["ngram"]) for g in grams["injected"][:8])
+        typer.echo(f"top shortcuts ({language}): {shown}")
+    typer.echo(f"wrote {path}")
+
+
 DataOpt = typer.Option(None, "--data", help="A dataset file in the release format (JSON, "
                        "JSONL or Parquet) instead of the run's exported split.")
 SplitOpt = typer.Option("test", "--split", help="Exported split (without --data).")

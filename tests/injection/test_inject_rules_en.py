@@ -6,7 +6,6 @@ import pytest
 from helpers_injection import candidate_of
 
 from longnovel.injection import NotApplicable, RulesGenerator
-from longnovel.injection.lexicon import EN_CAUSAL_OPENERS, EN_REACTIONS
 
 PRONOUN = "Wren walks to the shop. She refuses the offer."
 CASES = [
@@ -34,8 +33,9 @@ CASES = [
      "Wren thanks the captain.", "Wren scolds the captain."),
     ("event", "outcome", "In the end, the clockmaker is released.",
      "In the end, the clockmaker is released.", "In the end, the clockmaker is detained."),
-    ("causal", "invent", "Mabry falls ill at the shop. Then the family arrives.",
-     "Then the family arrives.", "Because of this, the family arrives."),
+    ("causal", "invent", ("Wren sells eleven clocks at the market, and buys bread and salt for "
+                          "the winter. Mabry falls ill at the shop. Then the family arrives."),
+     "Then the family arrives.", "Then the family arrives because Mabry falls ill at the shop."),
     ("causal", "invert", "Mabry cries because the letter is cruel.",
      "Mabry cries because the letter is cruel.", "The letter is cruel because Mabry cries."),
     ("causal", "replace", ("Jory tells a long story about his debts. Mabry visits Harrowmere. "
@@ -86,32 +86,37 @@ def test_moved_sentence_start_is_lower_cased_unless_a_name(en_entities):
     cand = candidate_of(summary, "en", en_entities, "temporal", "swap")
     assert cand.summary == ("The tide comes in over the rocks. "
                             "Then using the old map, Wren finds the cave.")
+    # a clause with a comma is never made the cause ("because using the old map, ...")
+    out = RulesGenerator(1).generate(summary, "en", en_entities, "causal")
+    assert isinstance(out, NotApplicable)
+
+
+def test_causal_invent_uses_the_writers_own_connective(en_entities):
+    summary = ("Mabry falls ill at the shop and stays in bed. So Wren walks to Harrowmere for "
+               "the doctor. Then the family arrives from Port Callow with a cart of coal.")
     invented = candidate_of(summary, "en", en_entities, "causal", "invent")
-    assert invented.hallucinated_span in {
-        opener + "the tide comes in over the rocks." for opener in EN_CAUSAL_OPENERS}
+    assert invented.hallucinated_span == "So the family arrives from Port Callow with a cart of coal."
 
 
-def test_fabrication_subtypes_add_one_sentence(en_entities):
+def test_fabrication_subtypes_add_one_sentence_in_the_summarys_own_words(en_entities):
     summary = ("Mabry arrives at the shop in the rain after a long ride. The weather stays cold "
-               "and wet all week. Wren reads by the fire and waits for news of her brother.")
+               "and wet all week. Wren reads by the fire and fears the worst.")
     repeat = candidate_of(summary, "en", en_entities, "fabrication", "repeat")
-    retold = "Later, Mabry arrives at the shop in the rain after a long ride."
-    assert repeat.hallucinated_span == retold
+    retold = "Mabry arrives at the shop in the rain after a long ride."
+    assert repeat.hallucinated_span == retold and repeat.original_span == ""
     assert repeat.summary == summary + " " + retold
-    assert repeat.original_span == ""
-    for subtype in ("psychology", "continue"):
-        cand = candidate_of(summary, "en", en_entities, "fabrication", subtype)
-        assert cand.summary.startswith(summary.split(". ")[0])
-        assert len(cand.summary) > len(summary)
-        assert any(n in cand.hallucinated_span for n in ("Mabry", "Wren"))
+    cont = candidate_of(summary, "en", en_entities, "fabrication", "continue")
+    # Mabry's event told of Wren, after Wren's sentence
+    assert cont.hallucinated_span == "Wren arrives at the shop in the rain after a long ride."
+    assert cont.summary == summary + " " + cont.hallucinated_span
     psychology = candidate_of(summary, "en", en_entities, "fabrication", "psychology")
-    assert psychology.hallucinated_span in {
-        present.format(name=n) for n in ("Mabry", "Wren") for present, _ in EN_REACTIONS}
+    assert psychology.hallucinated_span == "Mabry reads by the fire and fears the worst."
+    assert psychology.summary.startswith(summary.split(". ")[0] + ". Mabry reads")
 
 
-def test_repeat_drops_the_date_of_the_retold_event(en_entities):
+def test_repeat_drops_the_date_and_takes_the_writers_opener(en_entities):
     summary = ("On the fifth of Ashmonth, Wren sells eleven clocks. The weather stays cold "
-               "all week. Mabry waits for news of her brother.")
+               "all week. Later, Mabry waits for news of her brother.")
     repeat = candidate_of(summary, "en", en_entities, "fabrication", "repeat")
     assert repeat.hallucinated_span == "Later, Wren sells eleven clocks."
 

@@ -21,8 +21,9 @@ CASES = [
     ("polarity", "affirm", "青禾没有回家。", "青禾没有回家。", "青禾回家了。"),
     ("event", "verb", "小满称赞了青禾的墨。", "小满称赞了青禾的墨。", "小满讥讽了青禾的墨。"),
     ("event", "outcome", "最后韩石获释。", "最后韩石获释。", "最后韩石被拘押。"),
-    ("causal", "invent", "青禾病倒在床。随后小满离开了墨坊。", "随后小满离开了墨坊。",
-     "由于这个缘故，小满离开了墨坊。"),
+    ("causal", "invent", "韩石在院中磨墨，一直忙到天黑。青禾病倒在床。随后小满离开了墨坊。",
+     "随后小满离开了墨坊。",
+     "因为青禾病倒在床，小满离开了墨坊。"),
     ("causal", "invert", "她因为思念家乡，所以整日哭泣。", "她因为思念家乡，所以整日哭泣。",
      "她因为整日哭泣，所以思念家乡。"),
     ("causal", "replace", "顾衡山前往临川府卖墨。小满在院中读书。她因为思念家乡，所以整日哭泣。",
@@ -56,21 +57,25 @@ def test_temporal_swap_keeps_the_connective(zh_entities):
     assert cand.summary == "小满离开了墨坊。随后青禾病倒在床上。"
 
 
-def test_fabrication(zh_entities):
+def test_fabrication_in_the_summarys_own_words(zh_entities):
     summary = ("小满在松岭上遇见了青禾，两人聊了很久。天气渐渐冷了下来，山上的花也谢了。"
                "韩石替小满收拾好了过冬的衣物，又把炭盆搬进了屋里。")
     repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat")
-    assert repeat.summary == summary + "后来，小满在松岭上遇见了青禾，两人聊了很久。"
+    assert repeat.summary == summary + "小满在松岭上遇见了青禾，两人聊了很久。"
+    summary = "青禾把墨送到了临川府。天气渐渐冷了下来。韩石心中担心墨坊的生意。"
     psychology = candidate_of(summary, "zh", zh_entities, "fabrication", "psychology")
-    assert psychology.original_span == "" and psychology.hallucinated_span in psychology.summary
+    assert psychology.original_span == ""
+    assert psychology.summary == ("青禾把墨送到了临川府。青禾心中担心墨坊的生意。"
+                                  "天气渐渐冷了下来。韩石心中担心墨坊的生意。")
     cont = candidate_of(summary, "zh", zh_entities, "fabrication", "continue")
-    assert cont.summary.replace(cont.hallucinated_span, "") == summary
+    assert cont.hallucinated_span == "韩石把墨送到了临川府。"
+    assert cont.summary == summary + "韩石把墨送到了临川府。"
 
 
-def test_repeat_drops_the_date_of_the_retold_event(zh_entities):
-    summary = "二月初二清早，小满把墨送到了临川府。天气渐渐冷了下来。青禾在家里算账。"
+def test_repeat_drops_the_date_and_takes_the_writers_opener(zh_entities):
+    summary = "二月初二清早，小满把墨送到了临川府。天气渐渐冷了下来。后来青禾在家里算账。"
     repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat")
-    assert repeat.hallucinated_span == "后来，小满把墨送到了临川府。"
+    assert repeat.hallucinated_span == "后来小满把墨送到了临川府。"
 
 
 @pytest.mark.parametrize("type_id", ["number", "temporal", "causal", "relation"])

@@ -277,8 +277,10 @@ ZH_NEGATED_WORDS = {"不肯": "肯", "不愿": "愿意", "不敢": "敢", "不�
 ZH_VERB_HEADS = set("回去来到看找走见说做买卖写读听吃喝想拿送打发告认出进离")
 
 # --- causal connectives -----------------------------------------------------------------------
-EN_CAUSAL_OPENERS = ["As a result, ", "Because of this, ", "For that reason, "]
-ZH_CAUSAL_OPENERS = ["因此，", "正因如此，", "由于这个缘故，"]
+# Causal openers, used only when the summary's own writer opens a sentence with one of them.
+EN_CAUSAL_OPENERS = ["As a result, ", "Because of this, ", "For that reason, ", "Therefore, ",
+                     "Consequently, ", "Thus, ", "So ", "Hence, "]
+ZH_CAUSAL_OPENERS = ["因此，", "于是", "所以", "因而", "正因如此，", "为此，"]
 EN_TEMPORAL_OPENERS = ["Then", "Later", "Afterwards", "After that", "Next", "Soon after",
                        "Finally", "Eventually", "Meanwhile", "The next day", "That night"]
 ZH_TEMPORAL_OPENERS = ["随后", "然后", "后来", "接着", "之后", "最后", "不久", "第二天", "当晚",

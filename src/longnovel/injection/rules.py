@@ -17,6 +17,7 @@ from longnovel.injection.ops import (
     temporal,
 )
 from longnovel.injection.ops.base import Draft
+from longnovel.injection.wordcheck import acceptable
 
 GENERATOR_NAME = "rules"
 _MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
@@ -49,7 +50,7 @@ class RulesGenerator:
         draft = Draft(summary, language, list(entities))
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
-        edits = _unique(_MODULES[type_id].edits(draft))
+        edits = [e for e in _unique(_MODULES[type_id].edits(draft)) if acceptable(draft, e)]
         if not edits:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
         edit = self._choose(edits, summary, type_id, attempt)

@@ -121,3 +121,25 @@ def upper_first(sentence: str) -> str:
         if ch.isalpha():
             return sentence[:i] + ch.upper() + sentence[i + 1 :]
     return sentence
+
+
+# The summary writer speaking about the book rather than telling the story: "This chapter
+# marks...", "The author contrasts...", "In this closing chapter the author...", "本章写...".
+_EN_COMMENTARY = re.compile(
+    r"\b(?:(?:this|the|these|that|next|previous|closing|opening|final|first|last) "
+    r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage)\b"
+    r"|the (?:author|narrator|reader|readers|novelist|text)\b|the (?:\w+ )?(?:author|narrator)'s"
+    r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos))", re.IGNORECASE)
+_ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下|伏笔|象征")
+_QUOTES = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’(?!\w)|(?<!\w)'[^']*'(?!\w)")
+
+
+def is_commentary(sentence: str, language: str) -> bool:
+    """Does the sentence speak about the book (its chapters, author, reader, themes) rather
+    than tell what happens in it?"""
+    return bool((_ZH_COMMENTARY if language == "zh" else _EN_COMMENTARY).search(sentence))
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each quotation in ``text``, quote marks included."""
+    return [m.span() for m in _QUOTES.finditer(text)]

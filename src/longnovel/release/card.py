@@ -116,8 +116,28 @@ COLUMN_DOCS = [
 ]
 
 
-def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
-    """The Hugging Face dataset card: YAML header, what a sample is, tables of counts, config."""
+def audit_section(audit: dict | None) -> str:
+    """The card's account of ``longnovel audit`` (empty when it has not run)."""
+    if audit is None:
+        return ""
+    groups = audit.get("group_by", "book")
+    head = ("## Article-free audit\n\n`longnovel audit`: a classifier that never sees the "
+            f"article (character n-grams, folds grouped by {groups}) tries to tell each injected "
+            "summary from its human original. Pair accuracy 0.5 means no shortcut; 1.0 means "
+            "the injection is visible without reading the book.\n")
+    if not audit["pairs"]:
+        return head + "\nToo few books for grouped folds: no figure.\n"
+    rows = {name: {"pairs": cell["pairs"], "summary": cell["pair_accuracy"],
+                   "sentence": audit["sentence"]["by_type"].get(name, {}).get("pair_accuracy")}
+            for name, cell in audit["summary"]["by_type"].items()}
+    rows["all"] = {"pairs": audit["pairs"], "summary": audit["summary"]["all"]["pair_accuracy"],
+                   "sentence": audit["sentence"]["all"]["pair_accuracy"]}
+    return head + "\n" + _table("type", rows, ["pairs", "summary", "sentence"]) + "\n"
+
+
+def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | None = None) -> str:
+    """The Hugging Face dataset card: YAML header, what a sample is, tables of counts, the
+    audit's figures when ``longnovel audit`` has run, config."""
     sources = sorted(stats["by_source"])
     types = sorted(stats["by_type"])
     parts = [
@@ -148,6 +168,7 @@ def dataset_card(config: Config, stats: dict, files: list[str]) -> str:
         "## Hallucination types per tier\n",
         (_table("tier", stats["by_tier_type"], types) if types else "No hallucinated samples.")
         + "\n",
+        audit_section(audit),
         "## Files\n",
         "\n".join(f"- `{f}`" for f in files) + "\n",
         "## Config used\n",

@@ -49,13 +49,16 @@ SCHEMA = pa.schema(COLUMNS)
 
 def config_section(config: Config, state=None) -> dict:
     """The export settings, the seed, the detection prompt every sample carries, and the human
-    reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder)."""
+    reviews recorded in ``<run_dir>/reviews/`` and the audit in ``<run_dir>/stats/audit.json``
+    (both outside every stage folder: a new review or audit makes export stale)."""
+    from longnovel.audit import audit_digest
     from longnovel.release.review import store_hash
     from longnovel.templates import prompts_digest
 
     return {"export": config.export.model_dump(), "seed": config.seed,
             "prompts": prompts_digest("detect"),
-            "reviews": store_hash(Path(config.run_dir))}
+            "reviews": store_hash(Path(config.run_dir)),
+            "audit": audit_digest(Path(config.run_dir))}
 
 
 def sample_of(window: dict, **fields) -> dict:
@@ -189,6 +192,7 @@ def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> None:
 
 
 def run(ctx: StageContext) -> StageResult:
+    from longnovel.audit import read_audit
     from longnovel.release.card import dataset_card, export_stats
     from longnovel.release.review import apply_reviews, load_reviews
 
@@ -200,7 +204,8 @@ def run(ctx: StageContext) -> StageResult:
     languages = sorted({source.language for source in ctx.config.corpus})
     stats = export_stats(rows, list(ctx.selected_tiers()), languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
-             "README.md": dataset_card(ctx.config, stats, sorted(grouped))}
+             "README.md": dataset_card(ctx.config, stats, sorted(grouped),
+                                       read_audit(ctx.run_dir))}
     by_source = Counter(s["source"] for s in samples)
     return StageResult(files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)

@@ -168,7 +168,8 @@ def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
                 out.append(replace_tokens(tokens, t, new))
         return out
     keys = sorted(table, key=len, reverse=True)
-    pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b"
+    # not the stem of a contraction: "won't" must never become "lost't"
+    pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b(?!['’]\w)"
     for m in re.finditer(pattern, sentence, flags=re.IGNORECASE):
         for new in _as_list(table.get(m.group().lower())):
             new = en_adapt(sentence, m.start(), m.end(), new) if en_adapt else new

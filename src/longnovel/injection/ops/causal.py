@@ -92,17 +92,46 @@ def _unrelated_events(draft: Draft, i: int) -> list[str]:
 
 
 def _invent(draft: Draft, i: int, sentence: str) -> str | None:
-    """Open sentence ``i`` with a causal connective, tying it to the previous sentence."""
+    """Tie sentence ``i`` to the previous one as its effect, in the summary's own words: "B
+    because A" (en) or "因为A，B" (zh), or the writer's own connective when the summary
+    uses one ("So, ...", "于是，...")."""
     if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？":
         return None
     if "\n" in draft.summary[draft.spans[i - 1][1] : draft.spans[i][0]]:
         return None
-    openers = lexicon.ZH_CAUSAL_OPENERS if draft.zh else lexicon.EN_CAUSAL_OPENERS
-    opener = openers[(len(sentence) + i) % len(openers)]
     rest = _split_opener(sentence, draft.zh)[1]
     if rest[:1] in "“\"‘'「(（":
         return None
-    return opener + draft.lower_first(rest)
+    own = _writers_connectives(draft)
+    if own:
+        return own[(len(sentence) + i) % len(own)] + draft.lower_first(rest)
+    cause = _cause_clause(draft, i - 1)
+    if not cause or _has_causal_marker(draft.sentences[i - 1], draft.zh):
+        return None
+    body, end = sentence_body(sentence, draft.language)
+    if draft.zh:
+        return "因为" + cause + "，" + sentence_body(rest, "zh")[0] + end
+    return body + " because " + cause + end
+
+
+def _cause_clause(draft: Draft, j: int) -> str | None:
+    """Sentence ``j`` as a clause: no final mark, no time phrase or opener, short enough."""
+    body = sentence_body(draft.sentences[j], draft.language)[0]
+    body = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
+    if not 4 <= len(body) <= (40 if draft.zh else 140) or re.search(r"[“”\"；;:：,，]", body):
+        return None
+    return body if draft.zh else draft.lower_first(body)
+
+
+def _writers_connectives(draft: Draft) -> list[str]:
+    """Sentence-opening causal connectives the summary's own writer uses."""
+    openers = lexicon.ZH_CAUSAL_OPENERS if draft.zh else lexicon.EN_CAUSAL_OPENERS
+    found = []
+    for opener in openers:
+        head = re.compile(re.escape(opener.rstrip(" ，,")) + r"(?![A-Za-z])")
+        if any(head.match(sentence) for sentence in draft.sentences):
+            found.append(opener)
+    return found
 
 
 def _starts_with_pronoun(body: str, zh: bool) -> bool:

@@ -15,6 +15,11 @@ _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "wit
                  "off", "through", "among", "below", "above", "until", "till", "and", "but"}
 
 
+# A clause that takes its event as given ("When he arrives, ...", "After she wins, ...").
+_SUBORDINATE = re.compile(r"(?:^|[,;]\s*)(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]pon|"
+                          r"[Bb]efore|[Uu]ntil|[Ii]f|[Ss]ince|[Ww]henever)\b[^,;]*$")
+
+
 def edits(draft: Draft) -> list[Edit]:
     if draft.zh:
         verbs, outcomes = lexicon.ZH_EVENT_VERBS, lexicon.ZH_EVENT_OUTCOMES
@@ -31,6 +36,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     sentence has none ("hid behind the crates" cannot become "burned behind"); after
     had/has/have its participle ("had walked" -> "had ridden", "had escaped" -> "had been
     captured")."""
+    if _SUBORDINATE.search(sentence[:start]):
+        return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
     after = re.match(r"\W*(\w*)", sentence[end:]).group(1).lower()
     if new.split()[0] in lexicon.EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
         return None

@@ -12,7 +12,6 @@ from longnovel.injection.ops.base import Draft, strip_time_phrase
 from longnovel.injection.ops.temporal import _split_opener
 from longnovel.injection.text import sentence_body
 
-_PAST_HINT = re.compile(r"\b(was|were|had|did|went|said|told|came|\w+ed)\b")
 # A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
 _EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
                        r"looked|lay|stood)\b")
@@ -29,61 +28,84 @@ def _subject(draft: Draft, i: int) -> str | None:
     return found[0][2] if found else None
 
 
-def _templates(draft: Draft, zh_list: list[str], en_pairs: list[tuple[str, str]]) -> list[str]:
-    """The zh templates, or the en ones in the tense the summary is mostly written in."""
-    if draft.zh:
-        return zh_list
-    past = len(_PAST_HINT.findall(draft.summary)) > len(re.findall(r"\b\w+s\b", draft.summary)) / 3
-    return [pair[past] for pair in en_pairs]
+_EN_FEELING = re.compile(r"\b(?:feels?|felt|fears?|feared|hopes?|hoped|wish(?:es|ed)?|"
+                         r"loves?|loved|hates?|hated|suspects?|suspected|resolves?|resolved|"
+                         r"decides?|decided|worries|worried|longs|longed|regrets?|regretted|"
+                         r"believes?|believed|realizes?|realized|is (?:angry|afraid|ashamed|"
+                         r"jealous|happy|relieved)|was (?:angry|afraid|ashamed|jealous|happy|"
+                         r"relieved))\b")
+_ZH_FEELING = re.compile(r"感到|觉得|心想|担心|害怕|决定|决心|怀疑|希望|喜欢|恨|后悔|羡慕|嫉妒|"
+                         r"高兴|伤心|难过|生气|不安|暗自|心中|心里")
 
 
 def _psychology(draft: Draft) -> list[Edit]:
-    templates = _templates(draft, lexicon.ZH_REACTIONS, lexicon.EN_REACTIONS)
-    out = []
-    for i in range(len(draft.sentences)):
-        name = _subject(draft, i)
-        if name:
-            template = templates[(i + len(draft.summary)) % len(templates)]
-            out.append(draft.insert_after(i, template.format(name=name), "psychology"))
-    return out
+    """A thought or feeling the summary gives one character, given to another one after a
+    sentence about that other one."""
+    feeling = _ZH_FEELING if draft.zh else _EN_FEELING
+    return _borrowed(draft, "psychology", lambda body: bool(feeling.search(body)))
 
 
 def _continue(draft: Draft) -> list[Edit]:
-    templates = _templates(draft, lexicon.ZH_FOLLOW_UPS, lexicon.EN_FOLLOW_UPS)
-    people, places = draft.names("person"), draft.names("place")
+    """An event the summary tells of one character, told again of another one right after a
+    sentence about that other one: invented, in the summary's own words."""
+    feeling = _ZH_FEELING if draft.zh else _EN_FEELING
+    return _borrowed(draft, "continue",
+                     lambda body: not feeling.search(body) and not _describes_a_state(
+                         body, draft.zh))
+
+
+def _borrowed(draft: Draft, subtype: str, fits) -> list[Edit]:
     out = []
-    for i in range(len(draft.sentences)):
-        name = _subject(draft, i)
-        if not name:
+    for j, sentence in enumerate(draft.sentences):
+        source = _subject_sentence(draft, j)
+        if not source or not fits(source[1]):
             continue
-        others = [p for p in people if p not in name and name not in p]
-        fill = {"name": name, "other": others[0] if others else None,
-                "place": _place_phrase(draft, places[0]) if places else None}
-        usable = [t for t in templates if all(fill[k] for k in re.findall(r"{(\w+)}", t))]
-        if usable:
-            template = usable[(i + len(draft.summary)) % len(usable)]
-            out.append(draft.insert_after(i, template.format(**fill), "continue"))
+        name, body = source
+        for i in range(len(draft.sentences)):
+            target = _subject(draft, i)
+            if abs(i - j) < 2 or not target or target == name or target in body:
+                continue
+            new = _retold(draft, body, name, target)
+            if new:
+                out.append(draft.insert_after(i, new, subtype))
     return out
 
 
-def _place_phrase(draft: Draft, place: str) -> str:
-    """``the Harbour Tower`` when the summary names the place with an article (en)."""
-    if not draft.zh and re.search(rf"\b[Tt]he {re.escape(place)}\b", draft.summary):
-        return "the " + place
-    return place
+def _subject_sentence(draft: Draft, j: int) -> tuple[str, str] | None:
+    """(name, sentence without its time phrase or opener) when sentence ``j`` opens with a
+    character's name and names no one else."""
+    sentence = draft.sentences[j]
+    rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
+    found = draft.mentions(j, draft.names("person"))
+    if len(found) != 1 or not rest.startswith(found[0][2]):
+        return None
+    if re.search(r"[“”\"]", rest) or len(rest) > (60 if draft.zh else 200):
+        return None
+    return found[0][2], rest
+
+
+def _retold(draft: Draft, body: str, name: str, target: str) -> str | None:
+    """``body`` about ``target`` instead of ``name``; None when a pronoun would still point
+    at ``name`` (en: he/she after the name)."""
+    new = target + body[len(name):]
+    if not draft.zh and re.search(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", new):
+        return None
+    if draft.zh and re.search(r"[他她]", new):
+        return None
+    return new
 
 
 def _repeat(draft: Draft) -> list[Edit]:
     """Retell sentence ``i`` after a later sentence ``j`` (at least one sentence between)."""
     out = []
-    opener = lexicon.ZH_REPEAT_OPENER if draft.zh else lexicon.EN_REPEAT_OPENER
+    opener = _writers_opener(draft)
     for i, sentence in enumerate(draft.sentences):
         if not _subject(draft, i) or _names_only_pronoun_start(draft, sentence):
             continue
         rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
         if not rest or _describes_a_state(rest, draft.zh):
             continue
-        retold = opener + draft.lower_first(rest)
+        retold = (opener + draft.lower_first(rest)) if opener else rest
         for j in range(i + 2, len(draft.sentences)):
             out.append(draft.insert_after(j, retold, "repeat"))
     return out
@@ -101,3 +123,14 @@ def _names_only_pronoun_start(draft: Draft, sentence: str) -> bool:
         return body.startswith(("他", "她"))
     return bool(re.match(r"(He|She|They|It|His|Her)\b", body))
 
+
+
+def _writers_opener(draft: Draft) -> str:
+    """A time connective the summary's writer opens a sentence with ("Later, ", "后来，"), to
+    open the retold sentence; "" when the writer uses none."""
+    openers = lexicon.ZH_TEMPORAL_OPENERS if draft.zh else lexicon.EN_TEMPORAL_OPENERS
+    for sentence in draft.sentences:
+        opener = _split_opener(sentence, draft.zh)[0]
+        if opener and opener.rstrip(" ，,") in openers:
+            return opener
+    return ""

@@ -3,6 +3,8 @@ or an acquaintance turned into kin the book never mentions (``invent``: friend -
 
 from __future__ import annotations
 
+import re
+
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, word_edits
@@ -13,4 +15,30 @@ def edits(draft: Draft) -> list[Edit]:
         tables = (lexicon.ZH_RELATION_REPLACE, lexicon.ZH_RELATION_INVENT)
     else:
         tables = (lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT)
-    return word_edits(draft, tables[0], "replace") + word_edits(draft, tables[1], "invent")
+    return (word_edits(draft, _own_words_first(draft, tables[0]), "replace")
+            + word_edits(draft, _own_words_first(draft, tables[1]), "invent"))
+
+
+def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The table with each word's replacements narrowed to relation words the summary itself
+    uses elsewhere, when it uses any (a swap between the writer's own words leaves no new
+    word behind); otherwise the table's own replacements."""
+    words = _relation_words(draft)
+    out = {}
+    for word, replacements in table.items():
+        own = [w for w in words if w != word and _same_number(w, word, draft.zh)]
+        out[word] = own or list(replacements)
+    return out
+
+
+def _relation_words(draft: Draft) -> list[str]:
+    known = {w for table in (lexicon.ZH_RELATION_REPLACE, lexicon.ZH_RELATION_INVENT,
+                             lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT)
+             for w in table}
+    if draft.zh:
+        return sorted(w for w in known if len(w) > 1 and w in draft.summary)
+    return sorted(known & set(re.findall(r"[a-zé]+", draft.summary.lower())))
+
+
+def _same_number(a: str, b: str, zh: bool) -> bool:
+    return zh or a.endswith("s") == b.endswith("s")

@@ -1,0 +1,92 @@
+"""The rules generator never writes the defects found by hand on real novels: a broken
+contraction ("won't" -> "lost't"), a presupposing clause turned into a non-sequitur ("When he
+turns back, he heads to the hotel"), a relation swapped inside the summary writer's commentary
+("high school cousins going to college"), an edit inside a quotation, a non-word."""
+
+from __future__ import annotations
+
+import re
+
+from longnovel.injection import NotApplicable, RulesGenerator
+from longnovel.injection.candidate import Edit
+from longnovel.injection.ops.base import Draft
+from longnovel.injection.text import is_commentary
+from longnovel.injection.wordcheck import acceptable
+
+PEOPLE = [{"name": n, "type": "person", "count": 3} for n in ("Carton", "Darnay", "Lucie")]
+TYPES = ("entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication")
+
+
+def all_candidates(summary: str, type_id: str, language: str = "en", entities=PEOPLE) -> list:
+    generator = RulesGenerator(13)
+    out = []
+    for attempt in range(30):
+        candidate = generator.generate(summary, language, entities, type_id, attempt)
+        if isinstance(candidate, NotApplicable):
+            return out
+        out.append(candidate)
+    return out
+
+
+def test_a_contraction_is_never_broken():
+    summary = "Carton won't like his choice. Darnay won the case in the end."
+    hallucinated = {c.hallucinated_span for c in all_candidates(summary, "event")}
+    assert "Darnay lost the case in the end." in hallucinated
+    assert not any("lost't" in s or re.search(r"\w+['’]t\b", s) and "won't" not in s
+                   for s in hallucinated)
+
+
+def test_a_clause_taking_its_event_as_given_is_not_reversed():
+    summary = "When he arrives, he heads to the hotel. Carton arrives at the inn."
+    hallucinated = {c.hallucinated_span for c in all_candidates(summary, "event")}
+    assert "When he turns back, he heads to the hotel." not in hallucinated
+    assert hallucinated == {"Carton turns back at the inn."}
+
+
+def test_commentary_is_never_edited():
+    commentary = "The novel follows four high school friends going to college."
+    summary = f"{commentary} Carton writes to his friend Darnay. Lucie refuses the offer."
+    assert is_commentary(commentary, "en")
+    for type_id in TYPES:
+        for candidate in all_candidates(summary, type_id):
+            assert commentary in candidate.summary, (type_id, candidate.summary)
+            assert "high school cousins" not in candidate.summary
+            assert not is_commentary(candidate.hallucinated_span, "en")
+    relations = {c.hallucinated_span for c in all_candidates(summary, "relation")}
+    assert relations == {"Carton writes to his cousin Darnay.",
+                         "Carton writes to his half-brother Darnay."}
+
+
+def test_zh_commentary_is_never_edited():
+    summary = "本章写顾青禾的朋友进城。顾青禾答应了韩石。"
+    entities = [{"name": "顾青禾", "type": "person", "count": 3},
+                {"name": "韩石", "type": "person", "count": 2}]
+    for type_id in TYPES:
+        for candidate in all_candidates(summary, type_id, "zh", entities):
+            assert candidate.summary.startswith("本章写顾青禾的朋友进城。"), candidate.summary
+
+
+def test_nothing_inside_a_quotation_is_changed():
+    summary = 'Carton tells Lucie, "I won the wager and I will not go back." Darnay won the race.'
+    for type_id in ("event", "polarity", "relation", "number"):
+        for candidate in all_candidates(summary, type_id):
+            assert '"I won the wager and I will not go back."' in candidate.summary, candidate
+
+
+def test_a_fixed_template_is_not_the_invented_content():
+    summary = ("Carton walks to the bank. Darnay meets Lucie at the gate. "
+               "Carton burns the letter in the fire. Lucie hides the key under the stone.")
+    for candidate in all_candidates(summary, "fabrication"):
+        assert not re.search(r"pang of jealousy|secretly|privately|silver ring|long letter",
+                             candidate.hallucinated_span), candidate.hallucinated_span
+    for candidate in all_candidates(summary, "causal"):
+        assert not candidate.hallucinated_span.startswith("Because of this, "), candidate
+
+
+def test_a_non_word_is_refused():
+    draft = Draft("Carton won the case.", "en", PEOPLE)
+    bad = Edit("outcome", 0, 20, "Carton lostt the case.", "Carton won the case.",
+               "Carton lostt the case.")
+    good = Edit("outcome", 0, 20, "Carton lost the case.", "Carton won the case.",
+                "Carton lost the case.")
+    assert not acceptable(draft, bad) and acceptable(draft, good)
