@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 ZH_END = "。！？!?…"
 CLOSERS = "”’」』）)\"'*_"
@@ -134,12 +135,15 @@ _ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|�
 _QUOTES = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’(?!\w)|(?<!\w)'[^']*'(?!\w)")
 
 
+@lru_cache(maxsize=65536)
 def is_commentary(sentence: str, language: str) -> bool:
     """Does the sentence speak about the book (its chapters, author, reader, themes) rather
     than tell what happens in it?"""
     return bool((_ZH_COMMENTARY if language == "zh" else _EN_COMMENTARY).search(sentence))
 
 
-def quoted_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each quotation in ``text``, quote marks included."""
-    return [m.span() for m in _QUOTES.finditer(text)]
+@lru_cache(maxsize=256)
+def quoted_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of each quotation in ``text``, quote marks included (cached: every edit of a
+    summary asks about the same summary)."""
+    return tuple(m.span() for m in _QUOTES.finditer(text))

@@ -67,6 +67,12 @@ def _inside_quote(summary: str, edit: Edit) -> bool:
     return any(qa < b and a < qb if a < b else qa < a < qb for qa, qb in quoted_spans(summary))
 
 
+@lru_cache(maxsize=256)
+def _words_of(summary: str) -> frozenset[str]:
+    """The words a summary already uses (cached: every edit of a summary asks)."""
+    return frozenset(re.findall(r"[\w'’-]+", summary))
+
+
 @lru_cache(maxsize=50000)
 def is_english_word(word: str) -> bool:
     """A word of the English lexicon (lemminflect's dictionary, or a function word)."""
@@ -83,7 +89,7 @@ def is_english_word(word: str) -> bool:
 def _real_words(new_text: str, summary: str) -> bool:
     """Every lower-case word of ``new_text`` that the summary does not already use is a word
     (names and capitalized words are left alone; a broken contraction is never a word)."""
-    known = set(re.findall(r"[\w'’-]+", summary))
+    known = _words_of(summary)
     for word in re.findall(r"[A-Za-z][\w'’]*", new_text):
         apostrophe = re.search(r"['’]", word)
         if apostrophe and re.search(r"['’](?:s|d|ll|re|ve|m)$", word):
