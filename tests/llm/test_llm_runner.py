@@ -31,11 +31,11 @@ def test_rerun_is_served_from_cache_with_zero_requests(
 def test_concurrency_limit_is_respected(llm_server, tmp_path, provider, word_tokenizer):
     llm_server.latency = 0.1
     with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=3) as runner:
-        started = time.perf_counter()
         results = runner.run(requests(12))
     assert all(r.ok for r in results)
+    # three in flight at once, never more: requests overlap up to the limit (no wall-clock
+    # bound here; the machine is shared and timing belongs in bench/llm.py)
     assert llm_server.max_in_flight == 3
-    assert time.perf_counter() - started < 1.0  # 4 rounds of 0.1 s, not 12 in a row
 
 
 def test_429_honours_retry_after(llm_server, tmp_path, provider, word_tokenizer):
