@@ -141,6 +141,25 @@ def check_windows(config, tokenizer) -> tuple[int, dict]:
     return len(windows), per_tier
 
 
+def alternate(configs, roots, tokenizer, measure):
+    """A bare tokenizer pass and ``measure(config)`` in turn for each config (so both see the
+    same machine load); returns (corpus tokens, bare times, measured results)."""
+    n_tokens = bare_pass(roots, tokenizer)  # warm-up, and the real size
+    base, ours = [], []
+    for config in configs:
+        start = time.perf_counter()
+        bare_pass(roots, tokenizer)
+        base.append(time.perf_counter() - start)
+        ours.append(measure(config))
+    return n_tokens, base, ours
+
+
+def _timed_pass(config) -> float:
+    start = time.perf_counter()
+    longnovel_pass(config)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", type=int, default=3_000_000)
@@ -157,15 +176,7 @@ def main() -> None:
         configs = [bench_config(work / "corpus", args.config, work / f"run{i}")
                    for i in range(args.repeats)]
         roots = [Path(source.path) for source in configs[0].corpus]
-        n_tokens = bare_pass(roots, tokenizer)  # warm-up, and the real size
-        base, ours = [], []
-        for config in configs:
-            start = time.perf_counter()
-            bare_pass(roots, tokenizer)
-            base.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            longnovel_pass(config)
-            ours.append(time.perf_counter() - start)
+        n_tokens, base, ours = alternate(configs, roots, tokenizer, _timed_pass)
         n_windows, per_tier = check_windows(configs[0], tokenizer)
         print(f"corpus: {len(files_of(roots))} unit files, {n_tokens:,} tokens")
         print(f"windows: {n_windows} {per_tier}, every n_tokens exact and in range")

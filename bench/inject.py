@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from expand import bare_pass, bench_config, files_of, make_corpus  # noqa: E402
+from expand import alternate, bench_config, files_of, make_corpus
 
 
 def timed_build(config) -> dict[str, float]:
@@ -58,13 +58,7 @@ def main() -> None:
         configs = [bench_config(work / "corpus", args.config, work / f"run{i}")
                    for i in range(args.repeats)]
         roots = [Path(source.path) for source in configs[0].corpus]
-        n_tokens = bare_pass(roots, tokenizer)  # warm-up, and the real size
-        base, ours = [], []
-        for config in configs:
-            start = time.perf_counter()
-            bare_pass(roots, tokenizer)
-            base.append(time.perf_counter() - start)
-            ours.append(timed_build(config))
+        n_tokens, base, ours = alternate(configs, roots, tokenizer, timed_build)
         best = min(ours, key=lambda t: sum(t.values()))
         total = sum(best.values())
         print(f"corpus: {len(files_of(roots))} unit files, {n_tokens:,} tokens")
