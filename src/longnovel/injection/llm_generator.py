@@ -13,8 +13,6 @@ Templates: ``prompts/<lang>/inject_sentence.txt`` (the frame) and ``inject_<type
 
 from __future__ import annotations
 
-import hashlib
-import random
 import re
 from dataclasses import dataclass
 
@@ -103,18 +101,9 @@ def choose_target(summary: str, language: str, entities: list[dict], type_id: st
     options = targets(summary, language, entities, type_id)
     if not options:
         return NotApplicable(type_id, _NOT_APPLICABLE)
-    digest = hashlib.sha256(f"{seed}\x00{type_id}\x00{summary}".encode()).digest()
-    rng = random.Random(int.from_bytes(digest[:8], "big"))
-    by_subtype: dict[str, list[Target]] = {}
-    for target in options:
-        by_subtype.setdefault(target.subtype, []).append(target)
-    order = sorted(by_subtype)
-    rng.shuffle(order)
-    for subtype in order:
-        rng.shuffle(by_subtype[subtype])
-    subtype = order[attempt % len(order)]
-    places = by_subtype[subtype]
-    return places[(attempt // len(order)) % len(places)]
+    from longnovel.injection.rules import seeded_choice
+
+    return seeded_choice(options, seed, type_id, summary, attempt)
 
 
 def format_entities(entities: list[dict], language: str) -> str:

@@ -58,18 +58,23 @@ class RulesGenerator:
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
 
     def _choose(self, edits: list[Edit], summary: str, type_id: str, attempt: int) -> Edit:
-        """Sub-types in a seeded order, cycled by attempt; within one, a seeded edit order."""
-        rng = random.Random(_digest(self.seed, type_id, summary))
-        by_subtype: dict[str, list[Edit]] = {}
-        for edit in edits:
-            by_subtype.setdefault(edit.subtype, []).append(edit)
-        order = sorted(by_subtype)
-        rng.shuffle(order)
-        for subtype in order:
-            rng.shuffle(by_subtype[subtype])
-        subtype = order[attempt % len(order)]
-        options = by_subtype[subtype]
-        return options[(attempt // len(order)) % len(options)]
+        return seeded_choice(edits, self.seed, type_id, summary, attempt)
+
+
+def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int):
+    """The option (anything with a ``subtype``) to use on this attempt: sub-types in a seeded
+    order, cycled by attempt; within one, a seeded order of places. Shared by the rules and
+    the LLM generator, so both try the same places in the same order."""
+    rng = random.Random(_digest(seed, type_id, summary))
+    by_subtype: dict[str, list] = {}
+    for option in options:
+        by_subtype.setdefault(option.subtype, []).append(option)
+    order = sorted(by_subtype)
+    rng.shuffle(order)
+    for subtype in order:
+        rng.shuffle(by_subtype[subtype])
+    places = by_subtype[order[attempt % len(order)]]
+    return places[(attempt // len(order)) % len(places)]
 
 
 def _unique(edits: list[Edit]) -> list[Edit]:
