@@ -58,14 +58,10 @@ def _zh_counts(text: str, min_count: int) -> Counter:
     """Person names from the text's own statistics (invented names are not in jieba's
     dictionary), then places and organizations from jieba tags with the names masked out,
     then titles and kinship terms from the lexicon."""
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(60)
     people = zh_names.person_counts(text, min_count)
     counts: Counter = Counter({(name, "person"): n for name, n in people.items()})
     masked = _mask(text, people)
-    tagged = [(t.word, t.flag) for t in pseg.cut(masked)]
+    tagged = zh_tagged(masked)
     tagged_people = zh_names.tagged_person_counts(tagged, text, set(people), min_count)
     counts.update({(name, "person"): n for name, n in tagged_people.items()})
     counts.update(zh_names.place_counts(tagged, masked, min_count))
@@ -75,6 +71,64 @@ def _zh_counts(text: str, min_count: int) -> Counter:
             if n:
                 counts[(word, kind)] += n
     return counts
+
+
+def zh_tagged(text: str) -> list[tuple[str, str]]:
+    """jieba ``(word, flag)`` tokens of ``text``, words in the text's own script.
+
+    Tagged on the simplified form (jieba's dictionary is simplified: traditional text would be
+    all unknown words), when OpenCC's conversion keeps every character in place. jieba's
+    segmenting HMM finds words its dictionary lacks (invented places such as 青砚镇); their tag
+    comes from the dictionary or, for new words, from the last character (a place or an
+    organization suffix) or a surname first character. jieba's part-of-speech HMM would tag
+    new words itself, at 20-300 times the cost (a traditional-character novel: 118 s against
+    0.5 s for 84k characters), too slow for a corpus of novels."""
+    import jieba
+    import jieba.posseg as pseg
+
+    jieba.setLogLevel(60)
+    simplified = _simplified(text)
+    tags = pseg.dt.word_tag_tab
+    out, at = [], 0
+    for word in jieba.cut(simplified, HMM=True):
+        original = text[at : at + len(word)]
+        at += len(word)
+        flag = tags.get(word)
+        if flag is None and out and out[-1][1] in ("ns", "nt") and word[0] in _SUFFIXES:
+            out.append((original[0], "n"))  # 江州|城找: the place's suffix, then a new word
+            original, word = original[1:], word[1:]
+            flag = tags.get(word)
+        out.append((original, flag or _new_word_flag(word)))
+    return out
+
+
+def _new_word_flag(word: str) -> str:
+    if not _CJK.fullmatch(word):
+        return "x"
+    if len(word) >= 2 and word[-1] in lexicon.ZH_PLACE_SUFFIXES:
+        return "ns"
+    if len(word) >= 2 and word[-1] in lexicon.ZH_ORG_SUFFIXES:
+        return "nt"
+    if 2 <= len(word) <= 3 and word[0] in lexicon.ZH_SURNAMES:
+        return "nr"
+    return "x"
+
+
+def _simplified(text: str) -> str:
+    """``text`` in simplified characters when the conversion is character for character (it
+    nearly always is); else ``text`` itself."""
+    import opencc
+
+    global _T2S
+    if _T2S is None:
+        _T2S = opencc.OpenCC("t2s.json")
+    converted = _T2S.convert(text)
+    return converted if len(converted) == len(text) else text
+
+
+_T2S = None
+_SUFFIXES = lexicon.ZH_PLACE_SUFFIXES | lexicon.ZH_ORG_SUFFIXES
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _mask(text: str, names) -> str:

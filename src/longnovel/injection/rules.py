@@ -50,21 +50,25 @@ class RulesGenerator:
         draft = Draft(summary, language, list(entities))
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
-        edits = [e for e in _unique(_MODULES[type_id].edits(draft)) if acceptable(draft, e)]
-        if not edits:
+        edits = _unique(_MODULES[type_id].edits(draft))
+        edit = seeded_choice(edits, self.seed, type_id, summary, attempt,
+                             accept=lambda e: acceptable(draft, e))
+        if edit is None:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
-        edit = self._choose(edits, summary, type_id, attempt)
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
 
-    def _choose(self, edits: list[Edit], summary: str, type_id: str, attempt: int) -> Edit:
-        return seeded_choice(edits, self.seed, type_id, summary, attempt)
 
+def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,
+                  accept=None):
+    """The option (anything with a ``subtype``) to use on this attempt, or None: sub-types in
+    a seeded order, cycled by attempt; within one, a seeded order of places. Shared by the
+    rules and the LLM generator, so both try the same places in the same order.
 
-def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int):
-    """The option (anything with a ``subtype``) to use on this attempt: sub-types in a seeded
-    order, cycled by attempt; within one, a seeded order of places. Shared by the rules and
-    the LLM generator, so both try the same places in the same order."""
+    ``accept`` (an option -> bool check) is asked lazily: of each sub-type only until one
+    option passes, and of the chosen sub-type's places, so a summary with thousands of
+    possible edits costs a few checks, not thousands."""
+    accept = accept or (lambda option: True)
     rng = random.Random(_digest(seed, type_id, summary))
     by_subtype: dict[str, list] = {}
     for option in options:
@@ -73,8 +77,16 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     rng.shuffle(order)
     for subtype in order:
         rng.shuffle(by_subtype[subtype])
-    places = by_subtype[order[attempt % len(order)]]
-    return places[(attempt // len(order)) % len(places)]
+    order = [subtype for subtype in order if any(accept(o) for o in by_subtype[subtype])]
+    if not order:
+        return None
+    wanted, places = attempt // len(order), []
+    for option in by_subtype[order[attempt % len(order)]]:
+        if accept(option):
+            if len(places) == wanted:
+                return option
+            places.append(option)
+    return places[wanted % len(places)]
 
 
 def _unique(edits: list[Edit]) -> list[Edit]:

@@ -40,10 +40,10 @@ def acceptable(draft, edit: Edit) -> bool:
 
 
 def _touches_commentary(draft, edit: Edit) -> bool:
-    for (start, end), sentence in zip(draft.spans, draft.sentences):
+    for start, end in draft.commentary_spans:
         overlaps = start < edit.end and edit.start < end
         follows = edit.start == edit.end and end == edit.start  # an added sentence after it
-        if (overlaps or follows) and is_commentary(sentence, draft.language):
+        if overlaps or follows:
             return True
     return False
 

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import lower_first, sentence_spans
+from longnovel.injection.text import is_commentary, lower_first, sentence_spans
 
 
 @dataclass
@@ -26,6 +26,12 @@ class Draft:
     @cached_property
     def sentences(self) -> list[str]:
         return [self.summary[a:b] for a, b in self.spans]
+
+    @cached_property
+    def commentary_spans(self) -> list[tuple[int, int]]:
+        """(start, end) of the sentences that comment on the book rather than tell it."""
+        return [span for span, sentence in zip(self.spans, self.sentences)
+                if is_commentary(sentence, self.language)]
 
     @property
     def zh(self) -> bool:

@@ -56,13 +56,13 @@ def _continue(draft: Draft) -> list[Edit]:
 
 def _borrowed(draft: Draft, subtype: str, fits) -> list[Edit]:
     out = []
+    subjects = [_subject(draft, i) for i in range(len(draft.sentences))]
     for j, sentence in enumerate(draft.sentences):
         source = _subject_sentence(draft, j)
         if not source or not fits(source[1]):
             continue
         name, body = source
-        for i in range(len(draft.sentences)):
-            target = _subject(draft, i)
+        for i, target in enumerate(subjects):
             if abs(i - j) < 2 or not target or target == name or target in body:
                 continue
             new = _retold(draft, body, name, target)

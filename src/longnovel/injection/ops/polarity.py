@@ -4,6 +4,7 @@ affirmative (``affirm``). zh: 不/没/没有/未; en: auxiliaries with "not", "n
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
@@ -130,12 +131,14 @@ def third_person(verb: str) -> str:
 
 # --- zh -----------------------------------------------------------------------------------------
 
-def _zh_tagged(sentence: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=4096)
+def _zh_tagged(sentence: str) -> tuple[tuple[str, str], ...]:
+    """jieba's (word, tag) pairs of a sentence (cached: every attempt and tier asks again)."""
     import jieba
     import jieba.posseg as pseg
 
     jieba.setLogLevel(60)
-    return [(t.word, t.flag) for t in pseg.cut(sentence)]
+    return tuple((t.word, t.flag) for t in pseg.cut(sentence))
 
 
 def _join(tagged, start: int, end: int, new: str) -> str:
