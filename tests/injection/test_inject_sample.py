@@ -76,7 +76,7 @@ def sentences(text: str, language: str) -> list[str]:
     pattern = _ZH_BOUNDARY if language == "zh" else _EN_BOUNDARY
     pieces, start = [], 0
     for m in pattern.finditer(text):
-        if language == "en" and m.group().strip() and _abbreviation_before(text, m.start()):
+        if language == "en" and "\n" not in m.group() and _abbreviation_before(text, m.start()):
             continue
         pieces.append(text[start : m.end()].strip())
         start = m.end()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass
@@ -39,3 +39,7 @@ class Edit:
 
     def apply(self, summary: str) -> str:
         return summary[: self.start] + self.text + summary[self.end :]
+
+    def shifted(self, offset: int) -> Edit:
+        """The same edit, ``offset`` characters further into the text."""
+        return replace(self, start=self.start + offset, end=self.end + offset) if offset else self

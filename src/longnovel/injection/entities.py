@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from longnovel.injection import lexicon, zh_names
 from longnovel.injection.text import sentence_spans
@@ -61,7 +62,7 @@ def _zh_counts(text: str, min_count: int) -> Counter:
     people = zh_names.person_counts(text, min_count)
     counts: Counter = Counter({(name, "person"): n for name, n in people.items()})
     masked = _mask(text, people)
-    tagged = zh_tagged(masked)
+    tagged = zh_tagged(text, masked)
     tagged_people = zh_names.tagged_person_counts(tagged, text, set(people), min_count)
     counts.update({(name, "person"): n for name, n in tagged_people.items()})
     counts.update(zh_names.place_counts(tagged, masked, min_count))
@@ -73,26 +74,26 @@ def _zh_counts(text: str, min_count: int) -> Counter:
     return counts
 
 
-def zh_tagged(text: str) -> list[tuple[str, str]]:
-    """jieba ``(word, flag)`` tokens of ``text``, words in the text's own script.
+def zh_tagged(text: str, masked: str | None = None) -> list[tuple[str, str]]:
+    """jieba ``(word, flag)`` tokens of ``text``, words in the text's own script; with
+    ``masked`` (``text`` with names blanked out), a word that touches a blanked name is blank.
 
-    Tagged on the simplified form (jieba's dictionary is simplified: traditional text would be
-    all unknown words), when OpenCC's conversion keeps every character in place. jieba's
-    segmenting HMM finds words its dictionary lacks (invented places such as 青砚镇); their tag
-    comes from the dictionary or, for new words, from the last character (a place or an
+    The words are those of the one segmentation of the text that the person-name statistics
+    made (``zh_names``), on its simplified form: jieba's dictionary is simplified, and its
+    segmenting HMM finds words the dictionary lacks (invented places such as 青砚镇). A word's
+    tag comes from the dictionary or, for a new word, from its last character (a place or an
     organization suffix) or a surname first character. jieba's part-of-speech HMM would tag
     new words itself, at 20-300 times the cost (a traditional-character novel: 118 s against
     0.5 s for 84k characters), too slow for a corpus of novels."""
-    import jieba
     import jieba.posseg as pseg
 
-    jieba.setLogLevel(60)
-    simplified = _simplified(text)
-    tags = pseg.dt.word_tag_tab
-    out, at = [], 0
-    for word in jieba.cut(simplified, HMM=True):
-        original = text[at : at + len(word)]
-        at += len(word)
+    stats = zh_names.stats_of(text)
+    simple, tags, out = stats.simplified, pseg.dt.word_tag_tab, []
+    for start, end in stats.words:
+        original, word = text[start:end], simple[start:end]
+        if masked is not None and masked[start:end] != original:
+            out.append((masked[start:end], "x"))
+            continue
         flag = tags.get(word)
         if flag is None and out and out[-1][1] in ("ns", "nt") and word[0] in _SUFFIXES:
             out.append((original[0], "n"))  # 江州|城找: the place's suffix, then a new word
@@ -114,7 +115,7 @@ def _new_word_flag(word: str) -> str:
     return "x"
 
 
-def _simplified(text: str) -> str:
+def simplified(text: str) -> str:
     """``text`` in simplified characters when the conversion is character for character (it
     nearly always is); else ``text`` itself."""
     import opencc
@@ -248,13 +249,21 @@ def _en_kind(name: str, contexts: list[tuple[str, str]]) -> str | None:
 
 def _en_lexicon_counts(text: str) -> Counter:
     counts: Counter = Counter()
-    lowered = text.lower()
-    for kind, words in (("title", lexicon.EN_TITLES), ("kinship", lexicon.EN_KINSHIP)):
-        for word in words:
-            n = len(re.findall(rf"\b{re.escape(word)}s?\b", lowered))
-            if n:
-                counts[(word, kind)] += n
+    pattern, kinds = _en_lexicon_pattern()
+    for m in pattern.finditer(text.lower()):
+        word = m.group(1)
+        counts[(word, kinds[word])] += 1
     return counts
+
+
+@lru_cache(maxsize=1)
+def _en_lexicon_pattern() -> tuple[re.Pattern, dict[str, str]]:
+    """One pattern for every title and kinship word (and its plural), the longest first, and
+    each word's kind."""
+    kinds = {w: "kinship" for w in lexicon.EN_KINSHIP}
+    kinds.update({w: "title" for w in lexicon.EN_TITLES})
+    words = "|".join(re.escape(w) for w in sorted(kinds, key=len, reverse=True))
+    return re.compile(rf"\b({words})s?\b"), kinds
 
 
 def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> list[list[dict]]:

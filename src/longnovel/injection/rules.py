@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import OrderedDict
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
 from longnovel.injection.ops import (
@@ -20,6 +21,7 @@ from longnovel.injection.ops.base import Draft
 from longnovel.injection.wordcheck import acceptable
 
 GENERATOR_NAME = "rules"
+REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 _MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
             "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
 _NOT_APPLICABLE = {
@@ -42,21 +44,62 @@ class RulesGenerator:
 
     def __init__(self, seed: int):
         self.seed = seed
+        self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0) -> Candidate | NotApplicable:
         if type_id not in _MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
-        draft = Draft(summary, language, list(entities))
+        draft = self._draft(summary, language, entities)
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
-        edits = _unique(_MODULES[type_id].edits(draft))
-        edit = seeded_choice(edits, self.seed, type_id, summary, attempt,
-                             accept=lambda e: acceptable(draft, e))
+        edit = self._pick(draft, type_id, attempt, region=True)
+        if edit is None and len(draft.sentences) > REGION_SENTENCES:
+            edit = self._pick(draft, type_id, attempt, region=False)
         if edit is None:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
+
+    def _pick(self, draft: Draft, type_id: str, attempt: int, region: bool) -> Edit | None:
+        """The edit for this attempt, looked for in the type's region of the summary (or in
+        all of it), checked against the whole summary."""
+        part, offset = self._region(draft, type_id) if region else (draft, 0)
+        edits = part.memo(("edits", type_id), lambda: _unique(_MODULES[type_id].edits(part)))
+        edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
+                             accept=lambda e: acceptable(draft, e.shifted(offset)))
+        return edit.shifted(offset) if edit else None
+
+    def _region(self, draft: Draft, type_id: str) -> tuple[Draft, int]:
+        """A seeded run of ``REGION_SENTENCES`` sentences of a long summary, as a draft of its
+        own, and its offset (the whole draft when the summary is shorter). Only one edit is
+        wanted, and the rule modules' work grows with a summary's sentences (some with their
+        square): a 100k-token window's summary has 500 sentences or more."""
+        n = len(draft.sentences)
+        if n <= REGION_SENTENCES:
+            return draft, 0
+
+        def cut() -> tuple[Draft, int]:
+            first = random.Random(_digest(self.seed, type_id, draft.summary, "region")).randrange(
+                n - REGION_SENTENCES + 1)
+            start, end = draft.spans[first][0], draft.spans[first + REGION_SENTENCES - 1][1]
+            return Draft(draft.summary[start:end], draft.language, draft.entities), start
+
+        return draft.memo(("region", type_id), cut)
+
+    def _draft(self, summary: str, language: str, entities: list[dict]) -> Draft:
+        """One draft per summary and entity list, shared by the eight types and the attempts
+        (its memo keeps what the rule modules computed)."""
+        key = (summary, language, id(entities))
+        hit = self._drafts.get(key)
+        if hit is not None and hit[0] is entities:
+            self._drafts.move_to_end(key)
+            return hit[1]
+        draft = Draft(summary, language, list(entities))
+        self._drafts[key] = (entities, draft)  # the list is held, so its id is not reused
+        if len(self._drafts) > 32:
+            self._drafts.popitem(last=False)
+        return draft
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,

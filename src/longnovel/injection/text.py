@@ -19,10 +19,16 @@ _LATIN = re.compile(r"[A-Za-z]")
 
 def sentence_spans(text: str, language: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the sentences of ``text``; whitespace between them is excluded."""
+    return list(_sentence_spans(text, language))
+
+
+@lru_cache(maxsize=512)
+def _sentence_spans(text: str, language: str) -> tuple[tuple[int, int], ...]:
+    """Cached: the rules, the checks and the validator split the same summaries again."""
     spans: list[tuple[int, int]] = []
     for para_start, para_end in _paragraph_spans(text):
         spans.extend(_split_paragraph(text, para_start, para_end, language))
-    return spans
+    return tuple(spans)
 
 
 def split_sentences(text: str, language: str) -> list[str]:

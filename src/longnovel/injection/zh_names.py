@@ -37,7 +37,7 @@ _PERSON_FLAGS = ("nr", "nrfg", "nrt")
 
 def person_counts(text: str, min_count: int) -> Counter:
     """Person names of ``text`` with their counts (full names, aliases, surname + title)."""
-    stats = _stats_of(text)
+    stats = stats_of(text)
     full, rare = _full_names(stats, min_count)
     names = Counter(full)
     for found in (_aliases(stats, set(full) | rare, min_count),
@@ -58,7 +58,7 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
     for word, n in sorted(found.items(), key=lambda wn: (-wn[1], wn[0])):
         if n < max(min_count, MIN_TAGGED) or any(word in k or k in word for k in known | set(out)):
             continue
-        stats = _stats_of(text)
+        stats = stats_of(text)
         positions = stats.positions(word)
         if stats.looks_like_name(word, positions, min_count):
             out[word] = len(positions)
@@ -96,11 +96,13 @@ class _Stats:
         import jieba
 
         jieba.setLogLevel(60)
+        from longnovel.injection.entities import simplified
+
         self.text = text
-        self.starts, self.ends = set(), set()
-        for _, start, end in jieba.tokenize(text):
-            self.starts.add(start)
-            self.ends.add(end)
+        self.simplified = simplified(text)
+        self.words = [(start, end) for _, start, end in jieba.tokenize(self.simplified)]
+        self.starts = {start for start, _ in self.words}
+        self.ends = {end for _, end in self.words}
 
     def positions(self, s: str) -> list[int]:
         return [m.start() for m in re.finditer(re.escape(s), self.text)]
@@ -157,7 +159,7 @@ class _Stats:
 
 
 @lru_cache(maxsize=1)
-def _stats_of(text: str) -> _Stats:
+def stats_of(text: str) -> _Stats:
     """The statistics of ``text``, built once for the person and the tagged-name passes (one
     jieba segmentation of the article instead of two)."""
     return _Stats(text)

@@ -39,7 +39,8 @@ class Draft:
 
     def names(self, kind: str) -> list[str]:
         """Entity names of one kind, most frequent first."""
-        return [e["name"] for e in self.entities if e["type"] == kind]
+        return self.memo(("names", kind),
+                         lambda: [e["name"] for e in self.entities if e["type"] == kind])
 
     @cached_property
     def proper_words(self) -> set[str]:
@@ -88,7 +89,16 @@ class Draft:
 
     def mentions(self, index: int, names: list[str]) -> list[tuple[int, int, str]]:
         """Non-overlapping occurrences of ``names`` in sentence ``index``, longest names first."""
-        return find_names(self.sentences[index], names, self.zh)
+        key = ("mentions", index, tuple(names))
+        return self.memo(key, lambda: find_names(self.sentences[index], names, self.zh))
+
+    def memo(self, key, compute):
+        """``compute()``, once per draft and ``key``: the rule modules ask the same questions
+        of one summary for every sentence, and a long window's summary has hundreds."""
+        cache = self.__dict__.setdefault("_memo", {})
+        if key not in cache:
+            cache[key] = compute()
+        return cache[key]
 
 
 def find_names(text: str, names: list[str], zh: bool) -> list[tuple[int, int, str]]:

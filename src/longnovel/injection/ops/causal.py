@@ -76,9 +76,18 @@ def _replace_cause(body: str, m: re.Match, other: str) -> str:
 def _unrelated_events(draft: Draft, i: int) -> list[str]:
     """Bodies of sentences at least two positions away, usable as a (wrong) cause clause."""
     out = []
+    for j, body in draft.memo("cause_clauses", lambda: _cause_bodies(draft)):
+        if abs(j - i) >= 2:
+            out.append(body)
+            if len(out) == 2:
+                break
+    return out
+
+
+def _cause_bodies(draft: Draft) -> list[tuple[int, str]]:
+    """(index, body) of every sentence whose body could stand as a cause clause."""
+    out = []
     for j, sentence in enumerate(draft.sentences):
-        if abs(j - i) < 2:
-            continue
         body = sentence_body(sentence, draft.language)[0]
         body = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
         if _has_causal_marker(body, draft.zh) or not 4 <= len(body) <= (40 if draft.zh else 120):
@@ -87,8 +96,8 @@ def _unrelated_events(draft: Draft, i: int) -> list[str]:
             continue
         if _starts_with_pronoun(body, draft.zh):
             continue  # "because he had drowned": "he" would point at someone else here
-        out.append(draft.lower_first(body))
-    return out[:2]
+        out.append((j, draft.lower_first(body)))
+    return out
 
 
 def _invent(draft: Draft, i: int, sentence: str) -> str | None:
@@ -125,6 +134,10 @@ def _cause_clause(draft: Draft, j: int) -> str | None:
 
 def _writers_connectives(draft: Draft) -> list[str]:
     """Sentence-opening causal connectives the summary's own writer uses."""
+    return draft.memo("causal_connectives", lambda: _connectives_used(draft))
+
+
+def _connectives_used(draft: Draft) -> list[str]:
     openers = lexicon.ZH_CAUSAL_OPENERS if draft.zh else lexicon.EN_CAUSAL_OPENERS
     found = []
     for opener in openers:

@@ -38,8 +38,10 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             named_before = {n for _, end, n in in_summary if end <= position}
             if not named_before:
                 continue
-            exclude = named_before | {n for _, _, n in draft.mentions(i, people)}
-            for name in _other_names(named, people, exclude, draft.zh):
+            exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
+            others = draft.memo(("other_names", exclude),
+                                lambda: _other_names(named, people, exclude, draft.zh))
+            for name in others:
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
                 edit = draft.replace_sentence(i, new, "pronoun")
                 if edit:
@@ -124,8 +126,9 @@ def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
     summary writes ``other`` ("on Tarry Lane" -> "on the Harbour Tower")."""
     if draft.zh or kind not in ("place", "org"):
         return splice(sentence, start, end, other)
-    with_the = re.search(rf"\b[Tt]he {re.escape(other)}\b", draft.summary)
-    bare = re.search(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", draft.summary)
+    with_the, bare = draft.memo(("article", other), lambda: (
+        bool(re.search(rf"\b[Tt]he {re.escape(other)}\b", draft.summary)),
+        bool(re.search(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", draft.summary))))
     article = re.search(r"\b([Tt]he) $", sentence[:start])
     if article and bare and not with_the:
         return sentence[: article.start()] + other + sentence[end:]

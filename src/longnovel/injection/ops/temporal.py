@@ -4,6 +4,7 @@ A leading time connective ("Then", "随后") stays in its place so the text stil
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
@@ -42,12 +43,20 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit:
     return Edit("swap", start, end, new, draft.summary[start:end], new)
 
 
+@lru_cache(maxsize=65536)
 def _split_opener(sentence: str, zh: bool) -> tuple[str, str]:
-    """('Then, ', rest) when the sentence starts with a time connective, else ('', sentence)."""
-    openers = lexicon.ZH_TEMPORAL_OPENERS if zh else lexicon.EN_TEMPORAL_OPENERS
-    for opener in sorted(openers, key=len, reverse=True):
-        pattern = rf"^{re.escape(opener)}[，,]?\s*" if zh else rf"^{re.escape(opener)}\b,?\s*"
-        m = re.match(pattern, sentence)
+    """('Then, ', rest) when the sentence starts with a time connective, else ('', sentence)
+    (cached: every type's rules split the same sentences)."""
+    for pattern in _opener_patterns(zh):
+        m = pattern.match(sentence)
         if m and m.end() < len(sentence):
             return m.group(), sentence[m.end():]
     return "", sentence
+
+
+@lru_cache(maxsize=2)
+def _opener_patterns(zh: bool) -> list[re.Pattern]:
+    """One pattern per time connective, the longest first."""
+    openers = lexicon.ZH_TEMPORAL_OPENERS if zh else lexicon.EN_TEMPORAL_OPENERS
+    return [re.compile(rf"{re.escape(o)}[，,]?\s*" if zh else rf"{re.escape(o)}\b,?\s*")
+            for o in sorted(openers, key=len, reverse=True)]
