@@ -40,7 +40,7 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
                 continue
             exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
             others = draft.memo(("other_names", exclude),
-                                lambda: _other_names(named, people, exclude, draft.zh))
+                                lambda ex=exclude: _other_names(named, people, ex, draft.zh))
             for name in others:
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
                 edit = draft.replace_sentence(i, new, "pronoun")
