@@ -201,9 +201,11 @@ def test_paper_config_validates_with_the_three_models():
                for name, m in config.models.items())
 
 
-def test_prompt_hints_reuse_the_window_count_and_match_a_full_count():
-    from longnovel.llm.tokens import count_prompts
-    from longnovel.stages.arbitrate import add_prompt_hints, judgment_request, summary_requests
+def _hint_setup(models: dict):
+    from types import SimpleNamespace
+
+    from longnovel.llm.config import ModelConfig
+    from longnovel.stages.arbitrate import judgment_request, summary_requests
     from longnovel.tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer("qwen3")
@@ -213,7 +215,46 @@ def test_prompt_hints_reuse_the_window_count_and_match_a_full_count():
               "reference_summary": "船来了，他们走了。"}
     requests = summary_requests([window], ["a", "b"])
     requests.append(judgment_request(window, "船没有来。", "a", "b", use_reference=True))
-    add_prompt_hints(requests, [window], tokenizer)
+    config = SimpleNamespace(models={name: ModelConfig(provider="openai", model=name, **kw)
+                                     for name, kw in models.items()})
+    return requests, window, config, tokenizer
+
+
+class _NoTokenizer:
+    config = None
+
+    @property
+    def tokenizer(self):
+        raise AssertionError("the tokenizer was loaded although every bound fits")
+
+
+def test_prompt_hints_reuse_the_window_count_and_match_a_full_count():
+    """Where an exact count matters (a tokens-per-minute limit, a tight context window) the
+    rest of the prompt is counted, and window count + rest matches a full count."""
+    from types import SimpleNamespace
+
+    from longnovel.llm.tokens import count_prompts
+    from longnovel.stages.arbitrate import add_prompt_hints
+
+    requests, window, config, tokenizer = _hint_setup(
+        {"a": {"tokens_per_minute": 100000}, "b": {"context_window": 1200, "max_tokens": 64}})
+    add_prompt_hints(requests, [window], SimpleNamespace(config=config, tokenizer=tokenizer))
     full = count_prompts([r.messages for r in requests], tokenizer)
     for request, n in zip(requests, full):
+        assert request.prompt_hint_exact
         assert abs(request.prompt_tokens_hint - n) <= 2  # joins at the article's two ends
+
+
+def test_prompt_hints_bound_the_rest_without_the_tokenizer_when_it_fits():
+    from longnovel.llm.tokens import count_prompts
+    from longnovel.stages.arbitrate import add_prompt_hints
+
+    requests, window, config, tokenizer = _hint_setup(
+        {"a": {"context_window": 131072}, "b": {"context_window": 131072}})
+    ctx = _NoTokenizer()
+    ctx.config = config
+    add_prompt_hints(requests, [window], ctx)
+    full = count_prompts([r.messages for r in requests], tokenizer)
+    for request, n in zip(requests, full):
+        assert not request.prompt_hint_exact
+        assert n <= request.prompt_tokens_hint < n + 3000  # a bound of the few-hundred-token rest

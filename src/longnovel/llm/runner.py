@@ -53,7 +53,8 @@ class _Job:
     reasking: bool = False  # the next send re-asks an unusable reply
     prompt_tokens: int = 0
     prompt_is_exact: bool = False
-    prompt_tokens_hint: int | None = None  # the caller's count, trusted as exact
+    prompt_tokens_hint: int | None = None  # the caller's count (or bound), trusted
+    prompt_hint_exact: bool = True
 
 
 class _Limits:
@@ -96,7 +97,7 @@ class LLMRunner:
         batch_store: str | Path | None = None,
     ):
         self.models = models
-        self.tokenizer = tokenizer
+        self._tokenizer = tokenizer  # or a function that loads it, called when first needed
         self.stage = stage
         self.progress = progress
         self.retry_initial_s = retry_initial_s
@@ -173,7 +174,8 @@ class LLMRunner:
             job = jobs.get((key, request.schema))
             if job is None:
                 job = _Job(key, request.model, request.messages, request.schema, [], rank,
-                           prompt_tokens_hint=request.prompt_tokens_hint)
+                           prompt_tokens_hint=request.prompt_tokens_hint,
+                           prompt_hint_exact=request.prompt_hint_exact)
                 jobs[key, request.schema] = job
             job.indices.append(index)
         return list(jobs.values())
@@ -211,13 +213,16 @@ class LLMRunner:
         exact = []
         for job in jobs:
             if job.prompt_tokens_hint is not None:
-                job.prompt_tokens, job.prompt_is_exact = job.prompt_tokens_hint, True
+                job.prompt_tokens = job.prompt_tokens_hint
+                job.prompt_is_exact = job.prompt_hint_exact
                 continue
             config = self.models[job.model]
             job.prompt_tokens = prompt_token_bound(job.messages)
             too_long = job.prompt_tokens + config.max_tokens > config.context_window
             if too_long or config.tokens_per_minute:
                 exact.append(job)
+        if not exact:
+            return  # nothing to count: the tokenizer is not even loaded
         for job, count in zip(exact, count_prompts([j.messages for j in exact], self.tokenizer)):
             job.prompt_tokens, job.prompt_is_exact = count, True
 
@@ -237,6 +242,13 @@ class LLMRunner:
             )
             self._fail(job, "context_window", message, requests, results)
         return fitting
+
+    @property
+    def tokenizer(self):
+        """The tokenizer, loaded on first use when the runner was given a loader."""
+        if callable(self._tokenizer) and not hasattr(self._tokenizer, "count_batch"):
+            self._tokenizer = self._tokenizer()
+        return self._tokenizer
 
     # -- sending --------------------------------------------------------------------------------
 

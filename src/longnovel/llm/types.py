@@ -15,7 +15,9 @@ class Request:
     ``schema`` is a pydantic model the reply must parse into (``dict`` accepts any JSON object);
     ``None`` means a free-text reply. ``prompt_tokens_hint`` is the caller's count of the
     prompt's tokens when it already knows most of it (an article's ``n_tokens`` plus a count of
-    the rest), used instead of tokenizing the prompt for the context-window guard.
+    the rest), used instead of tokenizing the prompt for the context-window guard;
+    ``prompt_hint_exact`` is False when the rest was bounded (one token per UTF-8 byte) rather
+    than counted.
     """
 
     key: str
@@ -24,6 +26,7 @@ class Request:
     schema: Any = None
     group: str = ""
     prompt_tokens_hint: int | None = None
+    prompt_hint_exact: bool = True
 
 
 @dataclass

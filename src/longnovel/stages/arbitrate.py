@@ -114,24 +114,36 @@ def summary_requests(windows: list[dict], summarizers: list[str]) -> list:
     return requests
 
 
-def add_prompt_hints(requests: list, windows: list[dict], tokenizer) -> list:
+def add_prompt_hints(requests: list, windows: list[dict], ctx: StageContext) -> list:
     """Give each request about a window its prompt's token count without tokenizing the
-    article again: the window's ``n_tokens`` plus a count of the prompt with the article left
-    out (a request's ``group`` is its window id)."""
-    from longnovel.llm.tokens import count_prompts
+    article again: the window's ``n_tokens`` plus the rest of the prompt (a request's
+    ``group`` is its window id). The rest is bounded by its UTF-8 bytes, and counted with the
+    tokenizer only where the bound matters: the prompt might not fit the model's context
+    window, or the model has a tokens-per-minute limit. So a run whose prompts fit easily
+    never loads the tokenizer."""
+    from longnovel.llm.tokens import count_prompts, prompt_token_bound
 
     by_id = {w["window_id"]: w for w in windows}
     bare = [[{**m, "content": m["content"].replace(by_id[r.group]["article"], "", 1)}
              for m in r.messages] for r in requests]
-    for request, rest in zip(requests, count_prompts(bare, tokenizer)):
-        request.prompt_tokens_hint = rest + by_id[request.group]["n_tokens"]
+    hints = [by_id[r.group]["n_tokens"] + prompt_token_bound(b) for r, b in zip(requests, bare)]
+    models = ctx.config.models
+    exact = [k for k, r in enumerate(requests)
+             if models[r.model].tokens_per_minute
+             or hints[k] + models[r.model].max_tokens > models[r.model].context_window]
+    counts = count_prompts([bare[k] for k in exact], ctx.tokenizer) if exact else []
+    for k, count in zip(exact, counts):
+        hints[k] = by_id[requests[k].group]["n_tokens"] + count
+    counted = set(exact)
+    for k, request in enumerate(requests):
+        request.prompt_tokens_hint, request.prompt_hint_exact = hints[k], k in counted
     return requests
 
 
 def summaries_round(ctx: StageContext, windows: list[dict], runner) -> list[dict]:
     """Every summarizer's summary of every window, as summary rows (failed ones ``ok=False``)."""
     summarizers = ctx.config.arbitrate.summarizers
-    requests = add_prompt_hints(summary_requests(windows, summarizers), windows, ctx.tokenizer)
+    requests = add_prompt_hints(summary_requests(windows, summarizers), windows, ctx)
     results = runner.run(requests)
     jobs = [(w, model) for w in windows for model in summarizers]
     return [_summary_row(w, model, result) for (w, model), result in zip(jobs, results)]
@@ -179,7 +191,7 @@ def judgments_round(ctx: StageContext, windows, summaries, runner) -> list[dict]
     jobs = judgment_jobs(windows, summaries, arbitrate.judges)
     requests = [judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
                 for w, s, judge in jobs]
-    results = runner.run(add_prompt_hints(requests, windows, ctx.tokenizer))
+    results = runner.run(add_prompt_hints(requests, windows, ctx))
     return [_judgment_row(w, s, judge, result) for (w, s, judge), result in zip(jobs, results)]
 
 

@@ -137,7 +137,7 @@ class StageContext:
         from longnovel.llm import LLMRunner
         from longnovel.llm.batch_store import store_path
 
-        runner = LLMRunner(self.config.models, self.config.cache, self.tokenizer,
+        runner = LLMRunner(self.config.models, self.config.cache, lambda: self.tokenizer,
                            stage=self.stage, progress=self.show_progress,
                            batch_store=store_path(self.run_dir))
         self._runners.append(runner)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 from typing import Protocol
 
 from longnovel.llm.config import ModelConfig
@@ -14,6 +15,26 @@ from longnovel.llm.types import MissingKeyError
 
 NO_AUTH_KEY = "EMPTY"  # what local servers without auth (vLLM, llama.cpp) accept
 MAX_RETRY_AFTER_S = 300.0
+
+
+def tls_verify(base_url: str | None):
+    """What to give httpx as ``verify``: one shared TLS context for https endpoints (loading
+    the CA bundle takes ~0.1 s, and every model builds a client), and no certificate checks
+    for a plain-http endpoint (a local server), which never uses them."""
+    if base_url and base_url.startswith("http://"):
+        return False
+    return _tls_context()
+
+
+@lru_cache(maxsize=1)
+def _tls_context():
+    import ssl
+
+    try:
+        import certifi
+    except ImportError:  # httpx ships it; without it, the system's store
+        return ssl.create_default_context()
+    return ssl.create_default_context(cafile=certifi.where())
 
 
 @dataclass

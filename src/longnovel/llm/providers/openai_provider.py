@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.providers.base import Reply, reply_from_completion, translate_sdk_error
+from longnovel.llm.providers.base import (
+    Reply,
+    reply_from_completion,
+    tls_verify,
+    translate_sdk_error,
+)
 
 
 class OpenAIProvider:
@@ -26,6 +31,7 @@ class OpenAIProvider:
             base_url=config.base_url,
             max_retries=0,
             timeout=config.timeout_s,
+            http_client=openai.DefaultAsyncHttpxClient(verify=tls_verify(config.base_url)),
         )
 
     async def complete(self, messages: list[dict]) -> Reply:

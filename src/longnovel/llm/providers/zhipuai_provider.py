@@ -7,7 +7,12 @@ import copy
 from concurrent.futures import ThreadPoolExecutor
 
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.providers.base import Reply, reply_from_completion, translate_sdk_error
+from longnovel.llm.providers.base import (
+    Reply,
+    reply_from_completion,
+    tls_verify,
+    translate_sdk_error,
+)
 
 
 class ZhipuAIProvider:
@@ -28,6 +33,7 @@ class ZhipuAIProvider:
         self._secret = api_key
         self._zhipuai = zhipuai
         self._http = httpx.Client(
+            verify=tls_verify(config.base_url),
             timeout=httpx.Timeout(config.timeout_s, connect=min(10.0, config.timeout_s)),
             limits=httpx.Limits(
                 max_connections=config.max_concurrency,
