@@ -43,7 +43,9 @@ def regenerate(run_dir: Path, config, tiers: list[str] | None) -> list[dict]:
         by_unit.setdefault((row["book_id"], row["unit_index"]), []).append(row)
     entities = {w["window_id"]: merge_entities([by_unit.get(u, []) for u in inject._units_of(w)])
                 for w in windows}
-    return inject._rules_rows(_Ctx(config), inject._jobs(windows, config), entities)
+    engine = inject.Engine(_Ctx(config), entities, None)
+    rows = engine.run(inject._jobs(windows, config))
+    return rows + inject._rebalance(engine, windows, rows, config.inject.type_list())
 
 
 def _pairs_of(rows: list[dict], books: dict[str, str]) -> list[dict]:

@@ -90,3 +90,29 @@ def test_a_non_word_is_refused():
     good = Edit("outcome", 0, 20, "Carton lost the case.", "Carton won the case.",
                 "Carton lost the case.")
     assert not acceptable(draft, bad) and acceptable(draft, good)
+
+
+def test_new_words_in_an_all_capitals_heading_are_capitals():
+    """"HIS MASTER" -> "HIS Father" gave the change away in chapter headings."""
+    summary = ("IN WHICH SANCHO PANZA TALKS WITH HIS MASTER ABOUT THE TWO GIANTS. "
+               "THE KNIGHT RIDES TO THE INN WITH HIS SQUIRE.")
+    for type_id in ("relation", "number"):
+        found = all_candidates(summary, type_id, entities=[])
+        assert found, type_id
+        for candidate in found:
+            letters = [c for c in candidate.hallucinated_span if c.isalpha()]
+            assert all(c.isupper() for c in letters), candidate.hallucinated_span
+            assert candidate.hallucinated_span in candidate.summary
+
+
+def test_new_characters_in_a_traditional_summary_are_traditional():
+    """The lexicons are simplified: 表兄 or 不会 in a 繁體 summary gave the change away."""
+    from longnovel.injection.script import is_traditional, to_traditional
+
+    summary = "吳繼之在書房裏會見朋友，兩人談了一夜。第二天他們騎馬進城，見到了他的師父。"
+    assert is_traditional(summary)
+    found = [c for t in ("relation", "polarity") for c in all_candidates(summary, t, "zh", [])]
+    assert found
+    for candidate in found:
+        # no character of the new sentence is a simplified form of a traditional one
+        assert to_traditional(candidate.hallucinated_span) == candidate.hallucinated_span

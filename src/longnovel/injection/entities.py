@@ -115,19 +115,6 @@ def _new_word_flag(word: str) -> str:
     return "x"
 
 
-def simplified(text: str) -> str:
-    """``text`` in simplified characters when the conversion is character for character (it
-    nearly always is); else ``text`` itself."""
-    import opencc
-
-    global _T2S
-    if _T2S is None:
-        _T2S = opencc.OpenCC("t2s.json")
-    converted = _T2S.convert(text)
-    return converted if len(converted) == len(text) else text
-
-
-_T2S = None
 _SUFFIXES = lexicon.ZH_PLACE_SUFFIXES | lexicon.ZH_ORG_SUFFIXES
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 

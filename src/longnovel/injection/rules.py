@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
+from dataclasses import replace
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
 from longnovel.injection.ops import (
@@ -18,7 +19,8 @@ from longnovel.injection.ops import (
     temporal,
 )
 from longnovel.injection.ops.base import Draft
-from longnovel.injection.wordcheck import acceptable
+from longnovel.injection.script import is_traditional, to_traditional
+from longnovel.injection.wordcheck import acceptable, changed_region
 
 GENERATOR_NAME = "rules"
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
@@ -67,8 +69,8 @@ class RulesGenerator:
         part, offset = self._region(draft, type_id) if region else (draft, 0)
         edits = part.memo(("edits", type_id), lambda: _unique(_MODULES[type_id].edits(part)))
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
-                             accept=lambda e: acceptable(draft, e.shifted(offset)))
-        return edit.shifted(offset) if edit else None
+                             accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))))
+        return restyled(draft, edit.shifted(offset)) if edit else None
 
     def _region(self, draft: Draft, type_id: str) -> tuple[Draft, int]:
         """A seeded run of ``REGION_SENTENCES`` sentences of a long summary, as a draft of its
@@ -100,6 +102,42 @@ class RulesGenerator:
         if len(self._drafts) > 32:
             self._drafts.popitem(last=False)
         return draft
+
+
+def restyled(draft: Draft, edit: Edit) -> Edit:
+    """``edit`` written like the text around it: the new words of an all-capitals sentence in
+    capitals (chapter headings, "HIS MASTER" -> "HIS FATHER", not "HIS Father"), and the new
+    characters of a summary in traditional characters in traditional ones (the lexicons and
+    jieba are simplified: 表兄 in a 繁體 summary gives the change away)."""
+    old = draft.summary[edit.start : edit.end] or _sentence_before(draft, edit.start)
+    convert = None
+    if draft.zh:
+        if draft.memo("traditional", lambda: is_traditional(draft.summary)):
+            convert = to_traditional
+    elif _all_capitals(old):
+        convert = str.upper
+    if convert is None:
+        return edit
+    replaced = draft.summary[edit.start : edit.end]
+    a, b = changed_region(replaced, edit.text)
+    b = len(edit.text) - (len(replaced) - b)  # the same region, in the new text
+    new_part = convert(edit.text[a:b])
+    if len(new_part) != b - a or new_part == edit.text[a:b]:
+        return edit
+    text = edit.text[:a] + new_part + edit.text[b:]
+    at = edit.text.find(edit.hallucinated_span) if edit.hallucinated_span else -1
+    span = text[at : at + len(edit.hallucinated_span)] if at >= 0 else edit.hallucinated_span
+    return replace(edit, text=text, hallucinated_span=span)
+
+
+def _sentence_before(draft: Draft, position: int) -> str:
+    before = [s for (start, end), s in zip(draft.spans, draft.sentences) if end <= position]
+    return before[-1] if before else ""
+
+
+def _all_capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,

@@ -96,10 +96,10 @@ class _Stats:
         import jieba
 
         jieba.setLogLevel(60)
-        from longnovel.injection.entities import simplified
+        from longnovel.injection.script import to_simplified
 
         self.text = text
-        self.simplified = simplified(text)
+        self.simplified = to_simplified(text)
         self.words = [(start, end) for _, start, end in jieba.tokenize(self.simplified)]
         self.starts = {start for start, _ in self.words}
         self.ends = {end for _, end in self.words}

@@ -30,7 +30,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "8"
+CODE_VERSION = "9"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (

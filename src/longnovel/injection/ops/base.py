@@ -150,7 +150,9 @@ def replace_tokens(tokens: list[str], index: int, new: str) -> str:
 
 
 def match_case(word: str, new: str) -> str:
-    """``new`` with the capitalization of ``word`` (en)."""
+    """``new`` with the capitalization of ``word`` (en): all capitals, or a capital first."""
+    if len(word) > 1 and word.isupper():
+        return new.upper()
     if word[:1].isupper():
         return new[:1].upper() + new[1:]
     return new

@@ -22,12 +22,15 @@ def edits(draft: Draft) -> list[Edit]:
 def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
     """The table with each word's replacements narrowed to relation words the summary itself
     uses elsewhere, when it uses any (a swap between the writer's own words leaves no new
-    word behind); otherwise the table's own replacements."""
+    word behind); else to those of the table's replacements that the book uses (the window's
+    kinship and title entities, counted in its article); else the table's own replacements."""
     words = _relation_words(draft)
+    books = {e["name"] for e in draft.entities if e["type"] in ("kinship", "title")}
     out = {}
     for word, replacements in table.items():
         own = [w for w in words if w != word and _same_number(w, word, draft.zh)]
-        out[word] = own or list(replacements)
+        in_book = [w for w in replacements if w in books or w.rstrip("s") in books]
+        out[word] = own or in_book or list(replacements)
     return out
 
 
