@@ -11,6 +11,7 @@ from test_inject_stage import (
     EN_SUMMARY,
     ZH_ARTICLE,
     ZH_SUMMARY,
+    injections,
     make_ctx,
     windows_table,
 )
@@ -101,7 +102,7 @@ def test_stage_with_llm_generator(llm_server, tmp_path):
                    _models={"m": {"provider": "openai", "model": "fake",
                                   "base_url": llm_server.base_url}})
     result = inject.run(ctx)
-    rows = result.tables["injections.parquet"].to_pylist()
+    rows = injections(ctx).to_pylist()
     assert len(rows) == 4 * len(TYPE_IDS)
     entity_rows = [r for r in rows if r["type"] == "entity"]
     assert all(r["valid"] and r["generator"] == "m" for r in entity_rows)
@@ -116,7 +117,8 @@ def test_garbled_replies_become_rows_with_reasons(llm_server, tmp_path):
     ctx = make_ctx(windows_table(), runner=runner_for(llm_server, tmp_path), generator="m",
                    max_retries=0, _models={"m": {"provider": "openai", "model": "fake",
                                                  "base_url": llm_server.base_url}})
-    rows = inject.run(ctx).tables["injections.parquet"].to_pylist()
+    inject.run(ctx)
+    rows = injections(ctx).to_pylist()
     assert {(r["language"], r["type"]) for r in rows} == {
         (lang, t) for lang in ("en", "zh") for t in TYPE_IDS}
     assert all(r["valid"] or r["reject_reason"] for r in rows)
@@ -137,7 +139,7 @@ def test_llm_entities_fall_back_to_the_lexical_ones(llm_server, tmp_path):
                    _models={"m": {"provider": "openai", "model": "fake",
                                   "base_url": llm_server.base_url}})
     result = inject.run(ctx)
-    rows = result.tables["entities.parquet"].to_pylist()
+    rows = ctx.writers["entities.parquet"].table().to_pylist()
     en = [(r["name"], r["type"], r["count"]) for r in rows if r["book_id"] == "enbook"
           and r["unit_index"] == 0]
     assert en == [("Pell", "person", EN_ARTICLE.count("Pell"))]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from test_inject_stage import make_ctx
+from test_inject_stage import injections, make_ctx
 
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS
@@ -58,10 +58,10 @@ def sample_run():
     windows = _windows()
     units = [{"book_id": book.name, "unit_index": i, "language": language, "text": text}
              for language, book in BOOKS for i, (text, _) in enumerate(_units(book))]
-    result = inject.run(make_ctx(pa.Table.from_pylist(windows),
-                                 units=pa.Table.from_pylist(units)))
+    ctx = make_ctx(pa.Table.from_pylist(windows), units=pa.Table.from_pylist(units))
+    inject.run(ctx)
     articles = {w["window_id"]: w["article"] for w in windows}
-    return result.tables["injections.parquet"].to_pylist(), articles
+    return injections(ctx).to_pylist(), articles
 
 
 # --- an independent sentence-level check ------------------------------------------------------

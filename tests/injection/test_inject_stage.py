@@ -74,14 +74,40 @@ class TableContext(StageContext):
         table = self._units if relpath == "ingest/units.parquet" else self._table
         return table.select(columns) if columns else table
 
+    def iter_batches(self, relpath, columns=None, batch_size=128):
+        return self.read(relpath, columns).to_batches(max_chunksize=batch_size)
+
+    def writer(self, relpath, schema, row_group_size=128):
+        self.writers[relpath] = MemoryWriter(schema)
+        return self.writers[relpath]
+
+
+class MemoryWriter:
+    """What a stage writes through ``ctx.writer``, kept in memory for the test."""
+
+    def __init__(self, schema):
+        self.schema, self.rows = schema, []
+
+    def write_rows(self, rows):
+        self.rows.extend(rows)
+
+    def table(self):
+        return pa.Table.from_pylist(self.rows, schema=self.schema)
+
+
+def injections(ctx) -> pa.Table:
+    """The ``injections.parquet`` table the stage wrote through ``ctx``."""
+    return ctx.writers["injections.parquet"].table()
+
     def llm_runner(self):
         return self._runner
 
 
 def test_stage_writes_a_row_per_window_and_type():
-    result = inject.run(make_ctx(windows_table()))
-    rows = result.tables["injections.parquet"].to_pylist()
-    assert result.tables["injections.parquet"].schema == inject.INJECTIONS
+    ctx = make_ctx(windows_table())
+    result = inject.run(ctx)
+    rows = injections(ctx).to_pylist()
+    assert injections(ctx).schema == inject.INJECTIONS
     assert len(rows) == 4 * len(TYPE_IDS)
     assert {(r["window_id"], r["type"]) for r in rows} == {
         (f"S-{lang}-{i}", t) for lang in ("en", "zh") for i in range(2) for t in TYPE_IDS}
@@ -100,15 +126,16 @@ def test_stage_writes_a_row_per_window_and_type():
 
 
 def test_stage_entities_table_and_new_names_from_article():
-    result = inject.run(make_ctx(windows_table()))
-    entities = result.tables["entities.parquet"]
+    ctx = make_ctx(windows_table())
+    inject.run(ctx)
+    entities = ctx.writers["entities.parquet"].table()
     assert entities.column_names == ["book_id", "unit_index", "name", "type", "count"]
     rows = entities.to_pylist()
     assert len({(r["book_id"], r["unit_index"]) for r in rows}) == 4  # once per unit
     names = {r["name"] for r in rows if (r["book_id"], r["unit_index"]) == ("enbook", 0)}
     assert "Captain Ferrant" in names
     checked = 0
-    for row in result.tables["injections.parquet"].to_pylist():
+    for row in injections(ctx).to_pylist():
         if row["valid"] and row["type"] == "entity" and row["language"] == "en":
             before = set(re.findall(r"\b[A-Z][a-z]+\b", row["original_span"]))
             for word in set(re.findall(r"\b[A-Z][a-z]+\b", row["hallucinated_span"])) - before:
@@ -118,10 +145,12 @@ def test_stage_entities_table_and_new_names_from_article():
 
 
 def test_stage_is_deterministic_and_balanced():
-    a = inject.run(make_ctx(windows_table(), types_per_window=3))
-    b = inject.run(make_ctx(windows_table(), types_per_window=3))
-    assert a.tables["injections.parquet"].equals(b.tables["injections.parquet"])
-    rows = a.tables["injections.parquet"].to_pylist()
+    a, b = make_ctx(windows_table(), types_per_window=3), make_ctx(windows_table(),
+                                                                   types_per_window=3)
+    inject.run(a)
+    inject.run(b)
+    assert injections(a).equals(injections(b))
+    rows = injections(a).to_pylist()
     assert len(rows) == 4 * 3
     for lang in ("en", "zh"):  # 2 windows x 3 types over 8 types: no type twice
         types = [r["type"] for r in rows if r["language"] == lang]

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pyarrow.parquet as pq
 from test_inject_llm import runner_for
-from test_inject_stage import EN_ARTICLE, TableContext, make_ctx, windows_table
+from test_inject_stage import EN_ARTICLE, TableContext, injections, make_ctx, windows_table
 
 from longnovel.injection.assign import reassign
 from longnovel.stages import inject
@@ -48,7 +48,7 @@ def test_every_exported_candidate_was_accepted_by_the_judge(llm_server, tmp_path
     ctx = verify_ctx(tmp_path, runner_for(llm_server, tmp_path), verify="m",
                      _models={"m": {**MODELS["m"], "base_url": llm_server.base_url}})
     result = inject.run(ctx)
-    rows = result.tables["injections.parquet"].to_pylist()
+    rows = injections(ctx).to_pylist()
     checks = [m for m in llm_server.requests if "<article>" in m["body"]["messages"][-1]["content"]]
     assert checks and all(m["body"]["messages"][-1]["content"].startswith("<article>\n") for m in checks)
     en = [m for m in checks if EN_ARTICLE in m["body"]["messages"][-1]["content"]]
@@ -106,5 +106,5 @@ def test_rebalance_keeps_each_group_within_one(tmp_path):
     for key, cell in balance.items():
         applicable = [t for t in TYPE_IDS if cell["types"][t] > 0]
         assert cell["max"] - min(cell["types"][t] for t in applicable) <= 1, (key, cell)
-    out = result.tables["injections.parquet"].to_pylist()
+    out = injections(ctx).to_pylist()
     assert len({(r["window_id"], r["type"]) for r in out}) == len(out)

@@ -256,18 +256,39 @@ def _en_lexicon_pattern() -> tuple[re.Pattern, dict[str, str]]:
 def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> list[list[dict]]:
     """``extract_entities`` of every (text, language), across processes when there are enough
     texts to pay for them (jieba's tagger is pure Python and holds the GIL)."""
-    import os
+    with EntityExtractor(workers) as extract:
+        return extract(texts)
 
-    workers = workers or len(os.sched_getaffinity(0))
-    if workers < 2 or len(texts) < 8:
-        return [extract_entities(text, language) for text, language in texts]
-    from concurrent.futures import ProcessPoolExecutor
 
-    if any(language == "zh" for _, language in texts):
-        _warm_jieba()  # load the dictionary once; forked workers inherit it
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunks = max(1, len(texts) // (workers * 4))
-        return list(pool.map(_extract_pair, texts, chunksize=chunks))
+class EntityExtractor:
+    """``extract_entities`` over batch after batch of (text, language), on one process pool
+    kept for all of them (a corpus is read a batch of units at a time, never whole)."""
+
+    def __init__(self, workers: int | None = None):
+        import os
+
+        self.workers = workers or len(os.sched_getaffinity(0))
+        self._pool = None
+
+    def __enter__(self) -> EntityExtractor:  # noqa: PYI034  (typing.Self needs 3.11)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __call__(self, texts: list[tuple[str, str]]) -> list[list[dict]]:
+        if self.workers < 2 or (len(texts) < 8 and self._pool is None):
+            return [extract_entities(text, language) for text, language in texts]
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+
+            if any(language == "zh" for _, language in texts):
+                _warm_jieba()  # load the dictionary once; forked workers inherit it
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        chunks = max(1, len(texts) // (self.workers * 4))
+        return list(self._pool.map(_extract_pair, texts, chunksize=chunks))
 
 
 def _extract_pair(pair: tuple[str, str]) -> list[dict]:

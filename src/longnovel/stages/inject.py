@@ -25,6 +25,7 @@ from longnovel.injection import (
     validate,
 )
 from longnovel.injection.assign import reassign
+from longnovel.injection.entities import EntityExtractor
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.taxonomy import TYPE_IDS
 
@@ -60,13 +61,16 @@ def run(ctx: StageContext) -> StageResult:
     windows = _windows(ctx)
     inject = ctx.config.inject
     runner = ctx.llm_runner() if _uses_model(inject) else None
+    writer = ctx.writer("injections.parquet", INJECTIONS, 128)
     try:
         by_unit, entity_failures = _unit_entities(ctx, windows, runner)
-        entities = {w["window_id"]: merge_entities([by_unit[u] for u in _units_of(w)])
-                    for w in windows}
-        engine = Engine(ctx, entities, runner)
-        rows = engine.run(_jobs(windows, ctx.config))
-        rows += _rebalance(engine, windows, rows, inject.type_list())
+        ctx.writer("entities.parquet", ENTITIES, 1024).write_rows(
+            {"book_id": book, "unit_index": index, **e}
+            for (book, index), found in by_unit.items() for e in found)
+        engine = Engine(ctx, WindowEntities(by_unit, windows), runner)
+        rows = _run_in_chunks(engine, _jobs(windows, ctx.config), writer,
+                              chunk=None if runner is not None else RULES_CHUNK_JOBS)
+        rows += _light(_rebalance(engine, windows, rows, inject.type_list()), writer)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -75,6 +79,51 @@ def run(ctx: StageContext) -> StageResult:
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
     return _result(windows, rows, by_unit, usage, failures, engine.verified, inject.type_list())
+
+
+RULES_CHUNK_JOBS = 512  # jobs the rules generator runs (and writes) at a time
+_LIGHT = ("window_id", "tier", "language", "type", "valid", "reject_reason")
+
+
+def _run_in_chunks(engine: Engine, jobs: list, writer, chunk: int | None) -> list[dict]:
+    """Run ``jobs`` a chunk at a time (all at once with a model: one round of requests, one
+    batch), writing every row as it comes; returns the rows without their summaries (what
+    balancing and the counts need), so memory does not grow with the corpus."""
+    size = chunk or max(1, len(jobs))
+    light: list[dict] = []
+    for start in range(0, len(jobs), size):
+        light += _light(engine.run(jobs[start : start + size]), writer)
+    return light
+
+
+def _light(rows: list[dict], writer) -> list[dict]:
+    writer.write_rows(rows)
+    return [{k: r[k] for k in _LIGHT} for r in rows]
+
+
+class WindowEntities:
+    """A window's entities, merged from its units' on first use and kept for the last few
+    windows only (all windows' merged lists of a large corpus would not fit in memory)."""
+
+    KEEP = 64
+
+    def __init__(self, by_unit: dict, windows: list[dict]):
+        from collections import OrderedDict
+
+        self.by_unit = by_unit
+        self.units = {w["window_id"]: _units_of(w) for w in windows}
+        self._recent: OrderedDict = OrderedDict()
+
+    def __getitem__(self, window_id: str) -> list[dict]:
+        found = self._recent.get(window_id)
+        if found is None:
+            found = merge_entities([self.by_unit[u] for u in self.units[window_id]])
+            self._recent[window_id] = found
+            if len(self._recent) > self.KEEP:
+                self._recent.popitem(last=False)
+        else:
+            self._recent.move_to_end(window_id)
+        return found
 
 
 def _windows(ctx: StageContext) -> list[dict]:
@@ -131,9 +180,9 @@ def _jobs(windows: list[dict], config: Config) -> list[tuple[dict, str]]:
 def _unit_entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict, Counter]:
     """Entities per unit, extracted once however many windows and tiers share the unit; a
     failed LLM extraction falls back to the lexical one."""
-    units = _unit_texts(ctx, windows)
     if ctx.config.inject.entities == "lexical":
-        return dict(zip(units, extract_many(list(units.values())))), Counter()
+        return _lexical_unit_entities(ctx, windows), Counter()
+    units = _unit_texts(ctx, windows)
     from longnovel.injection.llm_entities import EntityReply, entities_from_reply
 
     model = ctx.config.inject.entities
@@ -147,6 +196,25 @@ def _unit_entities(ctx: StageContext, windows: list[dict], runner) -> tuple[dict
             found = extract_entities(text, language)
         out[key] = found
     return out, failures
+
+
+def _lexical_unit_entities(ctx: StageContext, windows: list[dict]) -> dict:
+    """Lexical entities of every unit some window covers, reading the units a row batch at a
+    time (their texts are never all in memory) and extracting on one process pool."""
+    wanted = {u for w in windows for u in _units_of(w)}
+    columns = ["book_id", "unit_index", "language", "text"]
+    out: dict = {}
+    with EntityExtractor() as extract:
+        for batch in ctx.iter_batches("ingest/units.parquet", columns, batch_size=256):
+            keys, texts = [], []
+            for book, index, language, text in zip(*(batch.column(c).to_pylist()
+                                                     for c in columns), strict=True):
+                if (book, index) in wanted:
+                    keys.append((book, index))
+                    texts.append((text, language))
+            if keys:
+                out.update(zip(keys, extract(texts)))
+    return dict(sorted(out.items()))
 
 
 def _entity_requests(units: dict, model: str, schema=None) -> list:
@@ -344,8 +412,6 @@ def balance(rows: list[dict], types: list[str]) -> dict[str, dict]:
 # --- result -----------------------------------------------------------------------------------
 
 def _result(windows, rows, by_unit, usage, failures, verified, types) -> StageResult:
-    entity_rows = [{"book_id": book, "unit_index": index, **e}
-                   for (book, index), found in by_unit.items() for e in found]
     dropped = Counter(r["reject_reason"].split(":")[0] for r in rows if not r["valid"])
     valid = Counter(f"{r['language']}/{r['type']}" for r in rows if r["valid"])
     extra = {"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items())),
@@ -355,8 +421,6 @@ def _result(windows, rows, by_unit, usage, failures, verified, types) -> StageRe
                                "acceptance": round(c["accepted"] / c["checked"], 3)}
                            for t, c in sorted(verified.items(), key=lambda i: TYPE_IDS.index(i[0]))}
     return StageResult(
-        tables={"injections.parquet": pa.Table.from_pylist(rows, schema=INJECTIONS),
-                "entities.parquet": pa.Table.from_pylist(entity_rows, schema=ENTITIES)},
         rows_in=len(windows), rows_out=sum(1 for r in rows if r["valid"]),
         dropped=dict(sorted(dropped.items())), failures=dict(sorted(failures.items())),
         usage=usage, extra=extra, row_group_size=128)
