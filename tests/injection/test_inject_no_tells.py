@@ -116,3 +116,11 @@ def test_new_characters_in_a_traditional_summary_are_traditional():
     for candidate in found:
         # no character of the new sentence is a simplified form of a traditional one
         assert to_traditional(candidate.hallucinated_span) == candidate.hallucinated_span
+
+
+def test_a_verbs_complement_is_not_an_event():
+    """揪了回来 (brought back) became 揪了失踪 ("brought disappeared") on the sample."""
+    summary = "卜大顺想从渡口逃走，被周大有揪了回来。"
+    found = all_candidates(summary, "event", "zh", [])
+    assert found and not any("揪了" in c.hallucinated_span and "回来" not in c.hallucinated_span
+                             for c in found)

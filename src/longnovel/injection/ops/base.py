@@ -159,14 +159,15 @@ def match_case(word: str, new: str) -> str:
 
 
 def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
-               zh_not_before: tuple[str, ...] = (), en_adapt=None) -> list[Edit]:
+               zh_not_before: tuple[str, ...] = (), en_adapt=None,
+               zh_skip=None) -> list[Edit]:
     """Edits replacing one lexicon word per sentence (token match for zh, word match for en);
     a zh word is left alone when the next token starts with one of ``zh_not_before``;
     ``en_adapt(sentence, start, end, new)`` fits an en replacement to its context, or returns
-    None when it does not fit."""
+    None when it does not fit; ``zh_skip(tokens, t)`` leaves zh token ``t`` alone."""
     edits = []
     for i, sentence in enumerate(draft.sentences):
-        for new in _word_variants(draft, i, sentence, table, zh_not_before, en_adapt):
+        for new in _word_variants(draft, i, sentence, table, zh_not_before, en_adapt, zh_skip):
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 edits.append(edit)
@@ -174,13 +175,15 @@ def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
 
 
 def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
-                   en_adapt=None) -> list[str]:
+                   en_adapt=None, zh_skip=None) -> list[str]:
     out = []
     if draft.zh:
         tokens = draft.tokens(i)
         for t, token in enumerate(tokens):
             following = tokens[t + 1] if t + 1 < len(tokens) else ""
             if zh_not_before and following.startswith(zh_not_before):
+                continue
+            if zh_skip and zh_skip(tokens, t):
                 continue
             for new in _as_list(table.get(token)):
                 out.append(replace_tokens(tokens, t, new))

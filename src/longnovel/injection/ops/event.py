@@ -27,8 +27,14 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
-    return (word_edits(draft, verbs, "verb", blocked, _fit)
-            + word_edits(draft, outcomes, "outcome", blocked, _fit))
+    return (word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
+            + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
+
+
+def _zh_complement(tokens: list[str], t: int) -> bool:
+    """Is token ``t`` a verb's complement rather than an event? 揪了回来 (brought back) cannot
+    become 揪了失踪."""
+    return tokens[t] in ("回来", "回到") and t > 0 and tokens[t - 1].endswith("了")
 
 
 def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
