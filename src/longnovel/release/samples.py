@@ -69,12 +69,14 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
 
 
 def relabel(row: dict, *, summary: str, score: int, types: list[str], reason: str) -> dict:
-    """A copy of release ``row`` with a new judgment; label, input and output follow. The id stays."""
+    """A copy of release ``row`` with a new judgment; label, input and output follow. The id
+    stays. A row without its article (export keeps them light until written) gets its
+    ``input`` when the article is put in."""
     score = int(score)
     types = list(types) if is_hallucinated(score) else []
+    text = detection_input(row["article"], summary, row["language"]) if row["article"] else ""
     return {**row, "summary": summary, "score": score, "label": label_of(score),
-            "hallucination_types": types, "reason": reason,
-            "input": detection_input(row["article"], summary, row["language"]),
+            "hallucination_types": types, "reason": reason, "input": text,
             "output": gold_output(score, types, reason)}
 
 

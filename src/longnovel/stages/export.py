@@ -9,6 +9,8 @@ fingerprint, so an import makes export stale.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import random
 from collections import Counter
@@ -103,11 +105,42 @@ class Articles:
         return self._groups[group][i]
 
 
-def with_article(row: dict, articles: Articles) -> dict:
-    """A release row with its window's article and the detection input built from it."""
+class Summaries:
+    """The ``summary`` column of ``inject/injections.parquet`` by row number, one row group
+    read at a time (the few last used are kept): export keeps an injected sample's row number
+    until the sample is written, not its summary."""
+
+    def __init__(self, ctx: StageContext, keep: int = 4):
+        import pyarrow.parquet as pq
+
+        self.file = None
+        if ctx.exists("inject/injections.parquet"):
+            self.file = pq.ParquetFile(ctx.upstream_path("inject/injections.parquet"))
+        sizes = [self.file.metadata.row_group(g).num_rows
+                 for g in range(self.file.num_row_groups)] if self.file else []
+        self.starts = list(itertools.accumulate([0] + sizes[:-1]))
+        self.keep = keep
+        self._groups: dict[int, list[str]] = {}
+
+    def __getitem__(self, number: int) -> str:
+        group = bisect.bisect_right(self.starts, number) - 1
+        if group not in self._groups:
+            if len(self._groups) >= self.keep:
+                self._groups.pop(next(iter(self._groups)))
+            column = self.file.read_row_group(group, columns=["summary"]).column(0)
+            self._groups[group] = column.to_pylist()
+        return self._groups[group][number - self.starts[group]]
+
+
+def with_article(row: dict, articles: Articles, summaries: Summaries | None = None) -> dict:
+    """A release row with its window's article (and, for an injected sample kept light, its
+    summary) and the detection input built from them."""
     article = articles[row["_window"]]
-    return {**row, "article": article,
-            "input": detection_input(article, row["summary"], row["language"])}
+    summary = row["summary"]
+    if not summary and row.get("_summary") is not None and summaries is not None:
+        summary = summaries[row["_summary"]]
+    return {**row, "article": article, "summary": summary,
+            "input": detection_input(article, summary, row["language"])}
 
 
 def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
@@ -116,20 +149,33 @@ def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]
     from longnovel.injection import Candidate, describe
 
     samples = []
-    columns = ["window_id", "valid", "type", "subtype", "original_summary", "summary",
-               "original_span", "hallucinated_span", "generator"]
-    for row in ctx.read("inject/injections.parquet", columns).to_pylist():
+    # Not original_summary: the sample's reason needs only the spans, and eight rows per
+    # window would each hold their own copy of the window's reference summary.
+    columns = ["window_id", "valid", "type", "subtype", "summary", "original_span",
+               "hallucinated_span", "generator"]
+    for number, row in _valid_rows(ctx, "inject/injections.parquet", columns):
         window = windows.get(row["window_id"])
-        if not row["valid"] or window is None:
+        if window is None:
             continue
-        candidate = Candidate(**{k: row[k] for k in (
-            "type", "subtype", "original_summary", "summary", "original_span",
-            "hallucinated_span", "generator")})
-        samples.append(sample_of(
+        candidate = Candidate(original_summary="", **{k: row[k] for k in (
+            "type", "subtype", "summary", "original_span", "hallucinated_span", "generator")})
+        sample = sample_of(
             window, source="injection", generator=row["generator"], summary=row["summary"],
             score=2, types=[row["type"]], reason=describe(candidate, window["language"]),
-            subtype=row["subtype"]))
+            subtype=row["subtype"])
+        samples.append({**sample, "summary": "", "_summary": number})  # see ``Summaries``
     return samples
+
+
+def _valid_rows(ctx: StageContext, relpath: str, columns: list[str]):
+    """(row number, row) of the rows of ``relpath`` whose ``valid`` is true, read a row
+    batch at a time."""
+    number = 0
+    for batch in ctx.iter_batches(relpath, columns, batch_size=256):
+        for row in batch.to_pylist():
+            if row["valid"]:
+                yield number, row
+            number += 1
 
 
 def arbitration_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
@@ -185,10 +231,10 @@ def rows_by_file(rows: list[dict]) -> dict[str, list[dict]]:
 def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> None:
     """Stream every release file, tier by tier and split by split, in row groups: a row's
     article and input exist only while its row group is being written."""
-    articles = Articles(ctx)
+    articles, summaries = Articles(ctx), Summaries(ctx)
     for path, rows in grouped.items():
         writer = ctx.writer(path, SCHEMA, ROW_GROUP)
-        writer.write_rows(with_article(row, articles) for row in rows)
+        writer.write_rows(with_article(row, articles, summaries) for row in rows)
 
 
 def run(ctx: StageContext) -> StageResult:
