@@ -1,7 +1,7 @@
 """The LLM generator against a real model on 127.0.0.1: valid (and verified) shares per type.
 
     python bench/llm_inject.py --run-dir RUN --base-url http://127.0.0.1:8080/v1 \
-        --windows 4 [--verify] [--before]
+        --windows 4 [--window ID ...] [--verify] [--before] [--show] [--cache FILE]
 
 RUN is a run directory with ``ingest`` and ``expand`` built (say ``longnovel expand --run-dir
 /tmp/bench-run``). The first ``--windows`` windows of the smallest tier (alternating languages)
@@ -10,7 +10,10 @@ each get all eight types; every candidate goes through the stage's own code (``E
 the whole summary with one edit, with the templates of commit ``--before-rev``, and validates
 the reply the same way. ``--verify`` also asks the same model to verify the valid candidates
 against the article (slow on CPU: the article is prefilled once per window). Prints counts and
-reject reasons per type and the completion tokens paid per candidate.
+reject reasons per type and the completion tokens paid per candidate; a job for which the
+rule modules find no place is "n/a" (nothing is asked), and valid shares are of the candidates
+asked. ``--show`` prints every candidate's original and new text; ``--cache`` keeps the replies
+(a rerun with the same file sends nothing).
 """
 
 from __future__ import annotations
@@ -69,7 +72,13 @@ def main() -> None:
         verified = engine.verified
     usage = runner.usage().get("local", {})
     runner.close()
-    _report(rows, verified, usage, time.time() - start, args)
+    from longnovel.injection import NotApplicable
+    from longnovel.injection.llm_generator import choose_target
+
+    placed = {(w["window_id"], t) for w, t in jobs if not isinstance(choose_target(
+        w["reference_summary"], w["language"], entities[w["window_id"]], t, config.seed),
+        NotApplicable)}
+    _report(rows, verified, usage, time.time() - start, args, placed)
 
 
 def _args():
@@ -157,14 +166,17 @@ def _before(jobs, entities, runner, rev: str) -> list[dict]:
     return rows
 
 
-def _report(rows, verified, usage, seconds, args) -> None:
+def _report(rows, verified, usage, seconds, args, placed: set) -> None:
+    """Per type: jobs with no place (n/a), valid of asked, verified, reject reasons; ``placed``
+    are the (window, type) jobs for which the sentence-level generator finds a place (every
+    job is asked with ``--before``, and the same figures on ``placed`` follow)."""
     from longnovel.taxonomy import TYPE_IDS
 
     print(f"mode: {'before (whole summary)' if args.before else 'after (one sentence)'}; "
           f"{len({r['window_id'] for r in rows})} windows, {len(rows)} candidates, "
           f"{seconds:.0f} s")
     print(f"{'type':12} {'n/a':>4} {'valid/asked':>11} {'verified':>9}  reject reasons")
-    asked = [r for r in rows if not r["reject_reason"].startswith("not_applicable")]
+    asked = [r for r in rows if args.before or (r["window_id"], r["type"]) in placed]
     for type_id in TYPE_IDS:
         mine = [r for r in asked if r["type"] == type_id]
         valid = [r for r in mine if r["valid"]]
@@ -183,6 +195,11 @@ def _report(rows, verified, usage, seconds, args) -> None:
     total_valid = sum(r["valid"] for r in rows)
     print(f"valid: {total_valid}/{len(asked)} asked = {total_valid / max(1, len(asked)):.0%} "
           f"({len(rows) - len(asked)} of {len(rows)} jobs not applicable, nothing asked)")
+    if args.before:
+        same = [r for r in rows if (r["window_id"], r["type"]) in placed]
+        reasons = Counter(r["reject_reason"].split(":")[0] for r in same if not r["valid"])
+        print(f"on the {len(same)} jobs the sentence-level generator asks: "
+              f"{sum(r['valid'] for r in same)} valid; {dict(reasons)}")
     if usage:
         n = max(1, len(asked))
         print(f"requests sent {usage.get('requests')}; per candidate asked: completion tokens "

@@ -134,3 +134,43 @@ def test_a_truncated_reply_is_still_a_failure(llm_server, tmp_path):
     cand, reason = ask(llm_server, tmp_path, EN_SUMMARY, "en", _after(EN_SUMMARY, "en", 0),
                        "Pell hides the key under")
     assert cand is None and reason == "llm_truncated"
+
+
+def test_a_copy_of_the_neighbouring_heading_is_no_candidate(llm_server, tmp_path):
+    """Given two chapter headings, the model rewrote the other one and kept the context's
+    ellipsis: was a valid candidate repeating the neighbour."""
+    first = "WHEREIN IS CONTINUED THE INSTRUCTION GIVEN TO DON QUIXOTE"
+    second = "WHEREIN IS RELATED A LETTER WHICH SANCHO PANZA WROTE TO HIS WIFE"
+    summary = f"{first}\n\n{second}"
+    target = Target("relation", "replace", len(first) + 2, len(summary), focus="WIFE")
+    content = build_messages(summary, "en", [], target)[1]["content"]
+    assert f"{first} <text>…</text>" in content and f"<text>{second}</text>" in content
+    assert 'Change these words: "WIFE".' in content and "at most 21 words" in content
+    cand, reason = ask(llm_server, tmp_path, summary, "en", target,
+                       json.dumps({"sentence": first + " …"}))
+    assert reason == "empty" and cand.hallucinated_span == ""
+
+
+def test_a_full_stop_added_to_a_heading_is_not_a_change(llm_server, tmp_path):
+    summary = "SAMUEL WELLER MAKES A PILGRIMAGE TO DORKING, AND BEHOLDS HIS MOTHER-IN-LAW"
+    target = Target("relation", "replace", 0, len(summary))
+    reply = json.dumps({"sentence": "Samuel Weller makes a pilgrimage to Dorking, and beholds "
+                                    "his mother-in-law."})
+    assert ask(llm_server, tmp_path, summary, "en", target, reply)[1] == "unchanged"
+
+
+def test_sentences_copied_from_the_summary_are_dropped(llm_server, tmp_path):
+    """The model put the sentence before in front of its answer, or went on copying the
+    summary after it: was ``not_one_sentence_changed``."""
+    sentences = split_sentences(ZH_SUMMARY, "zh")
+    start = ZH_SUMMARY.index(sentences[2])
+    target = Target("number", "quantity", start, start + len(sentences[2]), focus="三")
+    new = sentences[2].replace("三", "五")
+    for reply in (sentences[1] + new, new + sentences[3] + sentences[4]):
+        cand, reason = ask(llm_server, tmp_path / str(len(reply)), ZH_SUMMARY, "zh", target,
+                           json.dumps({"sentence": reply}, ensure_ascii=False))
+        assert reason is None and cand.hallucinated_span == new, reply
+    cand, reason = ask(llm_server, tmp_path / "only", ZH_SUMMARY, "zh", target,
+                       json.dumps({"sentence": sentences[3] + sentences[4]},
+                                  ensure_ascii=False))
+    assert reason == "empty"

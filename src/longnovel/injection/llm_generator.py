@@ -156,11 +156,11 @@ def instruction(type_id: str, subtype: str, language: str) -> str:
 
 
 def _context(summary: str, target: Target, language: str) -> str:
-    """The text between ``<text>`` tags, with the sentences before and after it."""
+    """The sentence before the text, a marker in its place, and the sentence after. (Marking
+    the text in place made a 1.5B model copy the sentences after it into its reply.)"""
     before, after = neighbours(summary, target, language)
-    text = target.anchor if target.insertion else summary[target.start:target.end]
     sep = "" if language == "zh" else " "
-    return sep.join(p for p in (before, f"<text>{text}</text>", after) if p).strip()
+    return sep.join(p for p in (before, "<text>…</text>", after) if p).strip()
 
 
 def length_limit(text: str, language: str) -> int:
@@ -278,6 +278,23 @@ def clean_reply(text: str, original: str, before: str = "", after: str = "") -> 
     return text
 
 
+def drop_copied_sentences(text: str, summary: str, target: Target, language: str) -> str:
+    """``text`` without the sentences that copy a sentence of the summary outside the target
+    (a small model often goes on copying the summary after its answer); empty when nothing
+    else is left."""
+    from longnovel.injection.text import sentence_spans, split_sentences
+
+    outside = {" ".join(summary[a:b].split()) for a, b in sentence_spans(summary, language)
+               if b <= target.start or a >= target.end}
+    if target.insertion:
+        outside.add(" ".join(target.anchor.split()))
+    parts = split_sentences(text, language)
+    kept = [p for p in parts if " ".join(p.split()) not in outside]
+    if len(kept) == len(parts):
+        return text
+    return ("" if language == "zh" else " ").join(p.strip() for p in kept)
+
+
 def _shouting(text: str) -> bool:
     """True for all-capital text (the chapter headings of some novels)."""
     letters = [c for c in text if c.isalpha() and c.isascii()]
@@ -330,6 +347,7 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     if target.insertion:
         before = target.anchor  # an added sentence often comes after a copy of its anchor
     new = clean_reply(parsed.sentence, original or target.anchor, before, after)
+    new = drop_copied_sentences(new, summary, target, language)
     if language == "zh":
         new = match_script(new, summary)
     inserted = ("" if language == "zh" else " ") + new if target.insertion else new
