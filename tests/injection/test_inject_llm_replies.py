@@ -174,3 +174,26 @@ def test_sentences_copied_from_the_summary_are_dropped(llm_server, tmp_path):
                        json.dumps({"sentence": sentences[3] + sentences[4]},
                                   ensure_ascii=False))
     assert reason == "empty"
+
+
+def test_an_echoed_context_with_its_marker_is_no_added_sentence(llm_server, tmp_path):
+    """Asked for a sentence after one of the summary, the model sent the context back,
+    marker and all: was the candidate "…" (``not_one_sentence_added``)."""
+    target = _after(EN_SUMMARY, "en", 1)
+    before = split_sentences(EN_SUMMARY, "en")[0]
+    after = split_sentences(EN_SUMMARY, "en")[2]
+    reply = json.dumps({"sentence": f"{before} <text>…</text> {after}"})
+    assert ask(llm_server, tmp_path, EN_SUMMARY, "en", target, reply)[1] == "empty"
+    zh = _after(ZH_SUMMARY, "zh", 1)
+    copy = split_sentences(ZH_SUMMARY, "zh")[0]
+    reply = json.dumps({"sentence": copy + "…"}, ensure_ascii=False)
+    assert ask(llm_server, tmp_path / "zh", ZH_SUMMARY, "zh", zh, reply)[1] == "empty"
+
+
+def test_a_comma_is_not_a_change(llm_server, tmp_path):
+    """The model's causal "invention" only added a comma: was valid."""
+    summary = "二月初六下午，顾衡山当众说出经过。第二天柴文炳回了青螺滩。"
+    start = summary.index("第二天")
+    target = Target("causal", "invent", start, len(summary))
+    reply = json.dumps({"sentence": "第二天，柴文炳回了青螺滩。"}, ensure_ascii=False)
+    assert ask(llm_server, tmp_path, summary, "zh", target, reply)[1] == "unchanged"

@@ -254,10 +254,14 @@ def _shares_words(text: str, source: str, least: float) -> bool:
     return bool(found) and len(found) >= least * len(words)
 
 
+_MARKER = re.compile(r"\s*<text>\s*(?:…|\.\.\.)?\s*</text>\s*")
+
+
 def clean_reply(text: str, original: str, before: str = "", after: str = "") -> str:
     """The model's text without wrapping tags, quotes or a leading label, without the
     neighbouring sentences ``before`` and ``after`` when it copied them in (empty when it
     copied nothing else), ending like ``original`` does."""
+    text = _MARKER.sub("\n", text)  # the context's marker, echoed: a break between copies
     text = _LABEL.sub("", re.sub(r"</?(?:text|sentence)>", "", text)).strip()
     pairs = {'"': '"', "“": "”", "'": "'", "「": "」"}
     if len(text) > 1 and text[0] in pairs and text[-1] == pairs[text[0]] \
@@ -284,15 +288,18 @@ def drop_copied_sentences(text: str, summary: str, target: Target, language: str
     else is left."""
     from longnovel.injection.text import sentence_spans, split_sentences
 
-    outside = {" ".join(summary[a:b].split()) for a, b in sentence_spans(summary, language)
+    def key(sentence: str) -> str:
+        return " ".join(sentence.strip().strip("…").split())
+
+    outside = {key(summary[a:b]) for a, b in sentence_spans(summary, language)
                if b <= target.start or a >= target.end}
     if target.insertion:
-        outside.add(" ".join(target.anchor.split()))
-    parts = split_sentences(text, language)
-    kept = [p for p in parts if " ".join(p.split()) not in outside]
-    if len(kept) == len(parts):
+        outside.add(key(target.anchor))
+    parts = [p for line in text.splitlines() for p in split_sentences(line, language)]
+    kept = [p.strip() for p in parts if key(p) not in outside and re.search(r"\w", p)]
+    if len(kept) == len(parts) and "\n" not in text:
         return text
-    return ("" if language == "zh" else " ").join(p.strip() for p in kept)
+    return ("" if language == "zh" else " ").join(kept)
 
 
 def _shouting(text: str) -> bool:
