@@ -95,6 +95,9 @@ def test_a_simplified_reply_to_a_traditional_summary_is_written_in_traditional(l
     reply = json.dumps({"sentence": "张桂芳奉诏东征，闻太师设宴送行。"}, ensure_ascii=False)
     cand, reason = ask(llm_server, tmp_path, summary, "zh", target, reply)
     assert reason is None and cand.hallucinated_span == "張桂芳奉詔東征，聞太師設宴送行。"
+    mixed = json.dumps({"sentence": "张桂芳奉詔東征，聞太师设宴送行。"}, ensure_ascii=False)
+    assert ask(llm_server, tmp_path / "m", summary, "zh", target, mixed
+               )[0].hallucinated_span == "張桂芳奉詔東征，聞太師設宴送行。"
     simple = "小满送给她三锭墨。"
     assert ask(llm_server, tmp_path / "s", simple, "zh", Target("number", "quantity", 0, 9),
                json.dumps({"sentence": "小滿送給她五錠墨。"}, ensure_ascii=False)
@@ -190,10 +193,15 @@ def test_an_echoed_context_with_its_marker_is_no_added_sentence(llm_server, tmp_
     assert ask(llm_server, tmp_path / "zh", ZH_SUMMARY, "zh", zh, reply)[1] == "empty"
 
 
-def test_a_comma_is_not_a_change(llm_server, tmp_path):
-    """The model's causal "invention" only added a comma: was valid."""
+def test_a_comma_or_a_capital_is_not_a_change(llm_server, tmp_path):
+    """The model's causal "invention" only added a comma, its relation change only lowered a
+    capital: both were valid."""
     summary = "二月初六下午，顾衡山当众说出经过。第二天柴文炳回了青螺滩。"
     start = summary.index("第二天")
     target = Target("causal", "invent", start, len(summary))
     reply = json.dumps({"sentence": "第二天，柴文炳回了青螺滩。"}, ensure_ascii=False)
     assert ask(llm_server, tmp_path, summary, "zh", target, reply)[1] == "unchanged"
+    heading = "The Brothers Cheeryble make various Declarations for themselves and others."
+    reply = json.dumps({"sentence": heading.replace("Brothers", "brothers")})
+    assert ask(llm_server, tmp_path / "en", heading, "en",
+               Target("relation", "replace", 0, len(heading)), reply)[1] == "unchanged"

@@ -309,15 +309,14 @@ def _shouting(text: str) -> bool:
 
 
 def match_script(text: str, summary: str) -> str:
-    """``text`` in the summary's Chinese script: a simplified reply to a traditional-character
-    summary is converted to traditional characters, and the other way round (OpenCC)."""
+    """``text`` in the summary's Chinese script (OpenCC): a reply to a traditional-character
+    summary in traditional characters, to a simplified one in simplified characters, even
+    when the model mixed the two."""
     to_simple, to_traditional = _converters()
-    summary_simple = to_simple.convert(summary)
-    if summary_simple != summary and to_simple.convert(text) == text:
-        return to_traditional.convert(text)
-    if summary_simple == summary and to_simple.convert(text) != text:
-        return to_simple.convert(text)
-    return text
+    simple = to_simple.convert(text)  # all simplified first: OpenCC's phrases then match
+    if to_simple.convert(summary) != summary:
+        return to_traditional.convert(simple)
+    return simple
 
 
 def _converters():

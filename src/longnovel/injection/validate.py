@@ -38,9 +38,10 @@ def _normalize(text: str) -> str:
 
 
 def _words_only(text: str) -> str:
-    """``text`` without whitespace and punctuation: a summary whose only change is a comma
-    ("第二天柴文炳" -> "第二天，柴文炳") or a full stop is unchanged."""
-    return re.sub(r"[\W_]+", "", text)
+    """``text`` in lower case without whitespace and punctuation: a summary whose only change
+    is a comma ("第二天柴文炳" -> "第二天，柴文炳"), a full stop or a capital ("The Brothers
+    Cheeryble" -> "The brothers Cheeryble") is unchanged."""
+    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def _check_language(new: str, language: str) -> str | None:
