@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.text import cjk_share
 from longnovel.templates import load_prompt
 
 MAX_ENTITIES = 40
@@ -48,13 +49,15 @@ class SentenceReply(BaseModel):
 @dataclass(frozen=True)
 class Target:
     """What the model rewrites: ``summary[start:end]`` (empty for an inserted sentence, then
-    ``anchor`` is the sentence it follows), with the sub-type the rules chose."""
+    ``anchor`` is the sentence it follows), with the sub-type the rules chose; ``focus`` is
+    the few words of it the rules would change, when they change only a few (else empty)."""
 
     type: str
     subtype: str
     start: int
     end: int
     anchor: str = ""
+    focus: str = ""
 
     @property
     def insertion(self) -> bool:
@@ -90,8 +93,34 @@ def targets(summary: str, language: str, entities: list[dict], type_id: str) -> 
         if edit.start == edit.end:
             anchor = next((summary[a:b] for a, b in draft.spans if b == edit.start), "")
         key = (edit.subtype, edit.start, edit.end)
-        found.setdefault(key, Target(type_id, edit.subtype, edit.start, edit.end, anchor))
+        if key not in found:
+            focus = "" if anchor else changed_words(edit.original_span, edit.hallucinated_span,
+                                                    language)
+            found[key] = Target(type_id, edit.subtype, edit.start, edit.end, anchor, focus)
     return list(found.values())
+
+
+def changed_words(old: str, new: str, language: str) -> str:
+    """The words of ``old`` that ``new`` replaces, when they are one short run (at most five
+    words, or eight characters in zh) within a longer text; else empty. A small model told
+    which words to change changes them instead of copying the sentence back."""
+    from difflib import SequenceMatcher
+
+    zh = language == "zh"
+    pieces = list(old) if zh else re.findall(r"\w+(?:['’-]\w+)*|[^\w\s]", old)
+    other = list(new) if zh else re.findall(r"\w+(?:['’-]\w+)*|[^\w\s]", new)
+    runs = [op for op in SequenceMatcher(a=pieces, b=other, autojunk=False).get_opcodes()
+            if op[0] != "equal"]
+    if len(runs) != 1 or runs[0][1] == runs[0][2]:
+        return ""
+    _, i, j, _, _ = runs[0]
+    if j - i > (8 if zh else 5) or j - i > len(pieces) / 2:
+        return ""
+    if zh:
+        return "".join(pieces[i:j])
+    words = re.finditer(r"\w+(?:['’-]\w+)*|[^\w\s]", old)
+    spans = [m.span() for m in words][i:j]
+    return old[spans[0][0]:spans[-1][1]]
 
 
 def choose_target(summary: str, language: str, entities: list[dict], type_id: str, seed: int,
@@ -114,6 +143,9 @@ def format_entities(entities: list[dict], language: str) -> str:
                      for e in entities[:MAX_ENTITIES])
 
 
+FOCUS = {"en": ' Change these words: "{focus}".', "zh": "改动的是“{focus}”这几个字。"}
+
+
 def instruction(type_id: str, subtype: str, language: str) -> str:
     """The one-line instruction of ``subtype`` from ``inject_<type>.txt``."""
     for line in load_prompt(f"inject_{type_id}", language).splitlines():
@@ -124,18 +156,18 @@ def instruction(type_id: str, subtype: str, language: str) -> str:
 
 
 def _context(summary: str, target: Target, language: str) -> str:
-    """The sentence before the text, a marker in its place, and the sentence after."""
-    from longnovel.injection.text import sentence_spans
-
-    spans = sentence_spans(summary, language)
-    start, end = target.start, target.end
-    if target.insertion:
-        start = next((a for a, b in spans if b == end), start)
-    before = [summary[a:b] for a, b in spans if b <= start][-1:]
-    after = [summary[a:b] for a, b in spans if a >= end][:1]
-    marker = "<text>…</text>"
+    """The sentence before the text, a marker in its place, and the sentence after. (Marking
+    the text in place made a 1.5B model copy the sentences after it into its reply.)"""
+    before, after = neighbours(summary, target, language)
     sep = "" if language == "zh" else " "
-    return sep.join([*before, marker, *after]).strip()
+    return sep.join(p for p in (before, "<text>…</text>", after) if p).strip()
+
+
+def length_limit(text: str, language: str) -> int:
+    """Words (characters in zh) the new text may have: half as many again as ``text`` (for an
+    added sentence, the one it follows) plus a few, and at least 12 (20 characters)."""
+    n = len(re.sub(r"\s", "", text)) if language == "zh" else len(text.split())
+    return max(20 if language == "zh" else 12, round(n * 1.5) + (4 if language == "zh" else 3))
 
 
 def build_messages(summary: str, language: str, entities: list[dict], target: Target,
@@ -146,24 +178,170 @@ def build_messages(summary: str, language: str, entities: list[dict], target: Ta
     text = target.anchor if target.insertion else summary[target.start:target.end]
     values = {"entities": format_entities(entities, lang),
               "context": _context(summary, target, lang), "sentence": text,
-              "instruction": instruction(target.type, target.subtype, lang)}
-    user = re.sub(r"\{(entities|context|sentence|instruction)\}",
+              "limit": str(length_limit(text, lang)),
+              "instruction": instruction(target.type, target.subtype, lang)
+              + (FOCUS[lang].format(focus=target.focus) if target.focus else "")}
+    user = re.sub(r"\{(entities|context|sentence|instruction|limit)\}",
                   lambda m: values[m.group(1)], load_prompt("inject_sentence", lang))
     if rejected:
         user += RETRY_NOTE[lang].format(reason=rejected)
     return [{"role": "system", "content": SYSTEM[lang]}, {"role": "user", "content": user}]
 
 
-def clean_reply(text: str, original: str) -> str:
-    """The model's text without wrapping tags or quotes, ending like ``original`` does."""
-    text = re.sub(r"</?(?:text|sentence)>", "", text).strip()
+_FENCE = re.compile(r"```[\w-]*[ \t]*\n?(.*?)(?:```|$)", re.DOTALL)
+_LABEL = re.compile(
+    r"^\s*(?:(?:here is |here's )?(?:the )?(?:new|rewritten|edited|changed|modified)?\s*"
+    r"(?:sentence|sentences|text|result|answer|output)|新的?(?:文字|句子)|改写后(?:的(?:文字|句子))?"
+    r"|改写|结果|答案|句子|文字)\s*[:：]\s*", re.IGNORECASE)
+
+
+def sentence_from_text(text: str) -> str:
+    """The new text of a reply that is not the JSON object asked for: the longest string of a
+    JSON object under another key, or the plain text without code fences, lines that only
+    introduce it ("Here is the sentence:") and a leading label."""
+    from longnovel.llm.parsing import ReplyError, load_json_lenient, strip_think
+
+    text = strip_think(text)
+    if "{" in text:
+        try:
+            value = load_json_lenient(text)
+        except (ReplyError, ValueError):
+            value = None
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]
+        if isinstance(value, dict):
+            try:
+                return SentenceReply.model_validate(value).sentence.strip()
+            except ValueError:
+                pass
+            strings = [v for v in value.values() if isinstance(v, str) and v.strip()]
+            return max(strings, key=len).strip() if strings else ""
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.endswith((":", "："))] or lines
+    return _LABEL.sub("", lines[0] if lines else "").strip()
+
+
+def reply_from_result(result, source: str = "", least: float = 0.2) -> SentenceReply | None:
+    """The new text of a request's reply (asked without a schema, so that a reply that is
+    not the JSON object asked for is read here rather than sent again): None when the request
+    failed or the reply holds no text. A plain-text reply (no JSON object) is taken only when
+    it shares words with ``source``, the text it rewrites or follows (a share ``least`` of
+    them, at least one): a refusal or a remark is not a sentence of the summary."""
+    if not result.ok:
+        return None
+    if isinstance(result.parsed, SentenceReply):
+        return result.parsed
+    text = sentence_from_text(result.text)
+    if not text or "{" not in result.text and source and not _shares_words(text, source,
+                                                                            least):
+        return None
+    return SentenceReply(sentence=text)
+
+
+def _shares_words(text: str, source: str, least: float) -> bool:
+    """True when a share ``least`` of the words of ``source`` (en: words of three letters or
+    more; zh: pairs of characters), and at least one, occur in ``text``."""
+    if cjk_share(source) > 0.5:
+        words = {source[i:i + 2] for i in range(len(source) - 1)
+                 if all("\u4e00" <= c <= "\u9fff" for c in source[i:i + 2])}
+        found = {w for w in words if w in text}
+    else:
+        words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", source)}
+        found = words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
+    return bool(found) and len(found) >= least * len(words)
+
+
+_MARKER = re.compile(r"\s*<text>\s*(?:…|\.\.\.)?\s*</text>\s*")
+
+
+def clean_reply(text: str, original: str, before: str = "", after: str = "") -> str:
+    """The model's text without wrapping tags, quotes or a leading label, without the
+    neighbouring sentences ``before`` and ``after`` when it copied them in (empty when it
+    copied nothing else), ending like ``original`` does."""
+    text = _MARKER.sub("\n", text)  # the context's marker, echoed: a break between copies
+    text = _LABEL.sub("", re.sub(r"</?(?:text|sentence)>", "", text)).strip()
     pairs = {'"': '"', "“": "”", "'": "'", "「": "」"}
     if len(text) > 1 and text[0] in pairs and text[-1] == pairs[text[0]] \
             and text.count(text[0]) == 1 + (pairs[text[0]] == text[0]):
         text = text[1:-1].strip()
-    if original and original[-1] in _TERMINAL and text and text[-1] not in _TERMINAL:
+    if before.strip() and text.startswith(before.strip()):
+        text = text[len(before.strip()):].strip()
+    if after.strip() and text.endswith(after.strip()):
+        text = text[: -len(after.strip())].strip()
+    if not re.search(r"\w", text):
+        return ""  # nothing but the copy, or an ellipsis
+    if original and original[-1] in _TERMINAL and text[-1] not in _TERMINAL:
         text += original[-1]
+    elif original and original[-1] not in _TERMINAL and text[-1] in ".。":
+        text = text[:-1]  # a heading without a full stop stays without one
+    if _shouting(original) and not _shouting(text):
+        text = text.upper()
     return text
+
+
+def drop_copied_sentences(text: str, summary: str, target: Target, language: str) -> str:
+    """``text`` without the sentences that copy a sentence of the summary outside the target
+    (a small model often goes on copying the summary after its answer); empty when nothing
+    else is left."""
+    from longnovel.injection.text import sentence_spans, split_sentences
+
+    def key(sentence: str) -> str:
+        return " ".join(sentence.strip().strip("…").split())
+
+    outside = {key(summary[a:b]) for a, b in sentence_spans(summary, language)
+               if b <= target.start or a >= target.end}
+    if target.insertion:
+        outside.add(key(target.anchor))
+    parts = [p for line in text.splitlines() for p in split_sentences(line, language)]
+    kept = [p.strip() for p in parts if key(p) not in outside and re.search(r"\w", p)]
+    if len(kept) == len(parts) and "\n" not in text:
+        return text
+    return ("" if language == "zh" else " ").join(kept)
+
+
+def _shouting(text: str) -> bool:
+    """True for all-capital text (the chapter headings of some novels)."""
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
+def match_script(text: str, summary: str) -> str:
+    """``text`` in the summary's Chinese script (OpenCC): a reply to a traditional-character
+    summary in traditional characters, to a simplified one in simplified characters, even
+    when the model mixed the two."""
+    to_simple, to_traditional = _converters()
+    simple = to_simple.convert(text)  # all simplified first: OpenCC's phrases then match
+    if to_simple.convert(summary) != summary:
+        return to_traditional.convert(simple)
+    return simple
+
+
+def _converters():
+    global _OPENCC
+    if _OPENCC is None:
+        import opencc
+
+        _OPENCC = (opencc.OpenCC("t2s.json"), opencc.OpenCC("s2t.json"))
+    return _OPENCC
+
+
+_OPENCC = None
+
+
+def neighbours(summary: str, target: Target, language: str) -> tuple[str, str]:
+    """The sentence before and the sentence after ``target`` (empty at the ends)."""
+    from longnovel.injection.text import sentence_spans
+
+    spans = sentence_spans(summary, language)
+    start, end = target.start, target.end
+    if target.insertion:
+        start = next((a for a, b in spans if b == end), start)
+    before = [summary[a:b] for a, b in spans if b <= start][-1:]
+    after = [summary[a:b] for a, b in spans if a >= end][:1]
+    return (before[0] if before else "", after[0] if after else "")
 
 
 def splice_reply(summary: str, language: str, target: Target, reply: SentenceReply | dict,
@@ -171,7 +349,13 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     """The candidate made by putting the model's text in place of ``target``."""
     parsed = reply if isinstance(reply, SentenceReply) else SentenceReply.model_validate(reply)
     original = "" if target.insertion else summary[target.start:target.end]
-    new = clean_reply(parsed.sentence, original or target.anchor)
+    before, after = neighbours(summary, target, language)
+    if target.insertion:
+        before = target.anchor  # an added sentence often comes after a copy of its anchor
+    new = clean_reply(parsed.sentence, original or target.anchor, before, after)
+    new = drop_copied_sentences(new, summary, target, language)
+    if language == "zh":
+        new = match_script(new, summary)
     inserted = ("" if language == "zh" else " ") + new if target.insertion else new
     text = summary[: target.start] + inserted + summary[target.end:]
     return Candidate(target.type, target.subtype, summary, text, original, new, model_name)

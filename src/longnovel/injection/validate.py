@@ -3,6 +3,7 @@ human-readable reason that goes with a valid injection."""
 
 from __future__ import annotations
 
+import re
 from difflib import SequenceMatcher
 
 from longnovel.injection.candidate import Candidate
@@ -20,7 +21,7 @@ def validate(candidate: Candidate, language: str) -> str | None:
         return "unknown_subtype"
     if not new.strip() or not candidate.hallucinated_span.strip():
         return "empty"
-    if _normalize(new) == _normalize(old):
+    if _words_only(new) == _words_only(old):
         return "unchanged"
     reason = _check_language(new, language) or _check_length(old, new)
     if reason:
@@ -34,6 +35,13 @@ def validate(candidate: Candidate, language: str) -> str | None:
 
 def _normalize(text: str) -> str:
     return " ".join(text.split())
+
+
+def _words_only(text: str) -> str:
+    """``text`` in lower case without whitespace and punctuation: a summary whose only change
+    is a comma ("第二天柴文炳" -> "第二天，柴文炳"), a full stop or a capital ("The Brothers
+    Cheeryble" -> "The brothers Cheeryble") is unchanged."""
+    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def _check_language(new: str, language: str) -> str | None:

@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "10"
+CODE_VERSION = "11"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -271,11 +271,7 @@ class Engine:
         return self._llm_generate(jobs, attempt, previous)
 
     def _llm_generate(self, jobs, attempt: int, previous: list) -> list:
-        from longnovel.injection.llm_generator import (
-            SentenceReply,
-            build_messages,
-            choose_target,
-        )
+        from longnovel.injection.llm_generator import build_messages, choose_target
         from longnovel.llm import Request
 
         model, seed = self.inject.generator, self.ctx.config.seed
@@ -292,7 +288,7 @@ class Engine:
             requests.append(Request(
                 key=f"{window['window_id']}/{type_id}/{attempt}", model=model,
                 messages=build_messages(summary, language, entities, target, rejected),
-                schema=SentenceReply, group=window["window_id"]))
+                group=window["window_id"]))  # no schema: reply_from_result reads any reply
         for (i, target), result in zip(asked, self.runner.run(requests)):
             out[i] = _judge_reply(jobs[i][0], target, result, model)
         return out
@@ -350,13 +346,16 @@ def _row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
 
 
 def _judge_reply(window: dict, target, result, model: str) -> tuple[object, str | None]:
-    from longnovel.injection.llm_generator import splice_reply
+    from longnovel.injection.llm_generator import reply_from_result, splice_reply
 
-    if not result.ok:
-        return None, f"llm_{result.error or 'failed'}"
+    source = window["reference_summary"][target.start:target.end] or target.anchor
+    # a plain-text answer is taken as the sentence; an added one need only name something
+    reply = reply_from_result(result, source, 0.0 if target.insertion else 0.2)
+    if reply is None:
+        return None, f"llm_{result.error or 'empty'}"
     try:
         outcome = splice_reply(window["reference_summary"], window["language"], target,
-                               result.parsed, model)
+                               reply, model)
     except ValueError:
         return None, "llm_schema"
     return outcome, _reject_reason(outcome, window["language"])
