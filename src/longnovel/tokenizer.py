@@ -84,10 +84,12 @@ class QwenTokenizer:
 
     def join_corrections(self, texts: list[str]) -> list[int]:
         """For each text u, ``count(u + "\\n\\n") - count(u)``, tokenizing only u's last line."""
-        tails = [last_line(t) for t in texts]
-        with_join = self.count_batch([t + JOIN for t in tails])
-        alone = self.count_batch(tails)
-        return [a - b for a, b in zip(with_join, alone)]
+        return self.tail_corrections([last_line(t) for t in texts])
+
+    def tail_corrections(self, tails: list[str]) -> list[int]:
+        """``join_corrections`` from the texts' last lines (``last_line``), in one batch."""
+        counts = self.count_batch([t + JOIN for t in tails] + tails)
+        return [a - b for a, b in zip(counts[: len(tails)], counts[len(tails) :])]
 
 
 def last_line(text: str) -> str:

@@ -10,7 +10,7 @@ import pyarrow as pa
 
 from longnovel.config import Config
 from longnovel.stages.base import StageContext, StageResult
-from longnovel.tokenizer import JOIN
+from longnovel.tokenizer import JOIN, last_line
 from longnovel.windows import RunLengths, Span, sample_spread, slide
 
 NAME = "expand"
@@ -75,14 +75,18 @@ def load_runs(ctx: StageContext) -> list[Run]:
     """Every run of the corpus with its exact lengths, read book by book."""
     tokenizer = ctx.tokenizer
     runs: list[Run] = []
+    local = tokenizer.joins_are_local
+    tails: list[str] = []  # each unit's last line, for one batch of join corrections
+    counts: list[list[int]] = []
     for _, units in iter_books(ctx, LIGHT):
         keyed = groupby(range(len(units["run"])), key=lambda i: units["run"][i])
         for run_id, rows in keyed:
             rows = list(rows)
             texts = [units["text"][i] for i in rows]
-            if tokenizer.joins_are_local:
-                lengths = RunLengths([units["n_tokens"][i] for i in rows],
-                                     tokenizer.join_corrections(texts))
+            if local:
+                tails += [last_line(t) for t in texts]
+                counts.append([units["n_tokens"][i] for i in rows])
+                lengths = None
             else:
                 lengths = _direct_lengths(tokenizer, texts)
             first = rows[0]
@@ -90,6 +94,12 @@ def load_runs(ctx: StageContext) -> list[Run]:
                             units["language"][first], run_id,
                             [units["unit_index"][i] for i in rows],
                             len(rows), lengths))
+    if local:  # the corrections of the whole corpus in one batch: small ones idle the cores
+        corrections = tokenizer.tail_corrections(tails)
+        at = 0
+        for run, n_tokens in zip(runs, counts):
+            run.lengths = RunLengths(n_tokens, corrections[at : at + len(n_tokens)])
+            at += len(n_tokens)
     return runs
 
 

@@ -124,14 +124,9 @@ def run(ctx: StageContext) -> StageResult:
     gaps: list[dict] = []
     books: set[str] = set()
     next_run = 0
-    for units, language in ctx.progress(read_books(ctx, skipped), desc="ingest"):
+    for units, language, counts, summary_counts, kept in _counted_books(
+            ctx, ctx.progress(read_books(ctx, skipped), desc="ingest")):
         books.add(units[0].book_id)
-        counts = count_tokens(ctx, [u.text for u in units], [u.origin for u in units],
-                              "tokenize units")
-        kept = apply_unit_policy(units, counts, ctx.config)
-        summary_counts = count_tokens(ctx, [units[i].summary for i in kept.indices],
-                                      [units[i].origin for i in kept.indices],
-                                      "tokenize summaries")
         writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id)
                           for i, run_id, n_summary in zip(kept.indices, kept.runs,
                                                           summary_counts))
@@ -150,6 +145,43 @@ def run(ctx: StageContext) -> StageResult:
         extra={"books": len(books), "tokens": totals["tokens"], "gaps": len(gaps),
                "gap_details": gaps[:100]},
     )
+
+
+BATCH_UNITS = 512  # units tokenized in one batch: several small books share one
+
+
+def _counted_books(ctx: StageContext, books):
+    """(units, language, text counts, kept summaries' counts, kept) per book, in book order,
+    tokenizing a few books' texts (then their kept summaries) in one batch: the tokenizer
+    spreads a batch over the cores, and one small book per batch would leave cores idle. At
+    most about ``BATCH_UNITS`` units are held at once."""
+    group: list[tuple[list, str]] = []
+    for book in books:
+        group.append(book)
+        if sum(len(units) for units, _ in group) >= BATCH_UNITS:
+            yield from _count_group(ctx, group)
+            group = []
+    if group:
+        yield from _count_group(ctx, group)
+
+
+def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
+    units = [u for book, _ in group for u in book]
+    counts = count_tokens(ctx, [u.text for u in units], [u.origin for u in units],
+                          "tokenize units")
+    per_book, at = [], 0
+    for book, language in group:
+        book_counts = counts[at : at + len(book)]
+        at += len(book)
+        per_book.append((book, language, book_counts,
+                         apply_unit_policy(book, book_counts, ctx.config)))
+    kept_units = [book[i] for book, _, _, kept in per_book for i in kept.indices]
+    summaries = count_tokens(ctx, [u.summary for u in kept_units],
+                             [u.origin for u in kept_units], "tokenize summaries")
+    at = 0
+    for book, language, book_counts, kept in per_book:
+        yield book, language, book_counts, summaries[at : at + len(kept.indices)], kept
+        at += len(kept.indices)
 
 
 def _row(unit: RawUnit, language: str, n_tokens: int, n_summary: int, run_id: int) -> dict:
