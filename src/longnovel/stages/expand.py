@@ -10,12 +10,12 @@ import pyarrow as pa
 
 from longnovel.config import Config
 from longnovel.stages.base import StageContext, StageResult
-from longnovel.tokenizer import JOIN, last_line
+from longnovel.tokenizer import JOIN
 from longnovel.windows import RunLengths, Span, sample_spread, slide
 
 NAME = "expand"
 READS = ["ingest/units.parquet"]
-CODE_VERSION = "4"
+CODE_VERSION = "5"
 ROW_GROUP = 64  # windows per Parquet row group (an XL article is ~100k tokens)
 
 SCHEMA = pa.schema([
@@ -50,7 +50,7 @@ class Run:
     lengths: object  # callable (j, k) -> exact token count
 
 
-LIGHT = ["book_id", "title", "language", "unit_index", "run", "n_tokens", "text"]
+LIGHT = ["book_id", "title", "language", "unit_index", "run", "n_tokens", "join_correction"]
 TEXTS = ["book_id", "run", "text", "summary"]
 
 
@@ -75,31 +75,21 @@ def load_runs(ctx: StageContext) -> list[Run]:
     """Every run of the corpus with its exact lengths, read book by book."""
     tokenizer = ctx.tokenizer
     runs: list[Run] = []
-    local = tokenizer.joins_are_local
-    tails: list[str] = []  # each unit's last line, for one batch of join corrections
-    counts: list[list[int]] = []
-    for _, units in iter_books(ctx, LIGHT):
+    local = tokenizer.joins_are_local  # then ingest counted each unit's join correction
+    for _, units in iter_books(ctx, LIGHT if local else LIGHT + ["text"]):
         keyed = groupby(range(len(units["run"])), key=lambda i: units["run"][i])
         for run_id, rows in keyed:
             rows = list(rows)
-            texts = [units["text"][i] for i in rows]
             if local:
-                tails += [last_line(t) for t in texts]
-                counts.append([units["n_tokens"][i] for i in rows])
-                lengths = None
+                lengths = RunLengths([units["n_tokens"][i] for i in rows],
+                                     [units["join_correction"][i] for i in rows])
             else:
-                lengths = _direct_lengths(tokenizer, texts)
+                lengths = _direct_lengths(tokenizer, [units["text"][i] for i in rows])
             first = rows[0]
             runs.append(Run(units["book_id"][first], units["title"][first],
                             units["language"][first], run_id,
                             [units["unit_index"][i] for i in rows],
                             len(rows), lengths))
-    if local:  # the corrections of the whole corpus in one batch: small ones idle the cores
-        corrections = tokenizer.tail_corrections(tails)
-        at = 0
-        for run, n_tokens in zip(runs, counts):
-            run.lengths = RunLengths(n_tokens, corrections[at : at + len(n_tokens)])
-            at += len(n_tokens)
     return runs
 
 

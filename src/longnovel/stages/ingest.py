@@ -12,17 +12,18 @@ from longnovel.config import Config
 from longnovel.corpus import RawUnit, read_source
 from longnovel.errors import InputError
 from longnovel.stages.base import StageContext, StageResult
+from longnovel.tokenizer import JOIN, last_line
 
 NAME = "ingest"
 READS: list[str] = []
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 ROW_GROUP = 128
 
 SCHEMA = pa.schema([
     ("book_id", pa.string()), ("title", pa.string()), ("language", pa.string()),
     ("unit_index", pa.int64()), ("text", pa.string()), ("summary", pa.string()),
     ("n_tokens", pa.int64()), ("n_summary_tokens", pa.int64()), ("source", pa.string()),
-    ("sha256", pa.string()), ("run", pa.int64()),
+    ("sha256", pa.string()), ("run", pa.int64()), ("join_correction", pa.int64()),
 ])
 
 
@@ -127,9 +128,10 @@ def run(ctx: StageContext) -> StageResult:
     for units, language, counts, summary_counts, kept in _counted_books(
             ctx, ctx.progress(read_books(ctx, skipped), desc="ingest")):
         books.add(units[0].book_id)
-        writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id)
-                          for i, run_id, n_summary in zip(kept.indices, kept.runs,
-                                                          summary_counts))
+        writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id,
+                               correction)
+                          for i, run_id, (n_summary, correction) in zip(
+                              kept.indices, kept.runs, summary_counts))
         next_run += len(set(kept.runs))
         totals["units"] += len(units)
         totals["kept"] += len(kept.indices)
@@ -176,16 +178,29 @@ def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
         per_book.append((book, language, book_counts,
                          apply_unit_policy(book, book_counts, ctx.config)))
     kept_units = [book[i] for book, _, _, kept in per_book for i in kept.indices]
-    summaries = count_tokens(ctx, [u.summary for u in kept_units],
-                             [u.origin for u in kept_units], "tokenize summaries")
+    texts = [u.summary for u in kept_units]
+    tails = [last_line(u.text) for u in kept_units] if ctx.tokenizer.joins_are_local else []
+    # the summaries and the kept units' last lines (with and without the join), in one batch:
+    # expand's window lengths need count(text + JOIN) - count(text) of every unit
+    counted = count_tokens(ctx, texts + [t + JOIN for t in tails] + tails,
+                           [u.origin for u in kept_units] * (3 if tails else 1),
+                           "tokenize summaries")
+    n = len(kept_units)
+    summaries = counted[:n]
+    corrections = ([a - b for a, b in zip(counted[n : 2 * n], counted[2 * n :])] if tails
+                   else [None] * n)
     at = 0
     for book, language, book_counts, kept in per_book:
-        yield book, language, book_counts, summaries[at : at + len(kept.indices)], kept
+        yield (book, language, book_counts, list(zip(summaries[at : at + len(kept.indices)],
+                                                     corrections[at : at + len(kept.indices)])),
+               kept)
         at += len(kept.indices)
 
 
-def _row(unit: RawUnit, language: str, n_tokens: int, n_summary: int, run_id: int) -> dict:
+def _row(unit: RawUnit, language: str, n_tokens: int, n_summary: int, run_id: int,
+         correction: int | None) -> dict:
     return {"book_id": unit.book_id, "title": unit.title, "language": language,
             "unit_index": unit.unit_index, "text": unit.text, "summary": unit.summary,
             "n_tokens": n_tokens, "n_summary_tokens": n_summary, "source": unit.source,
-            "sha256": hashlib.sha256(unit.text.encode("utf-8")).hexdigest(), "run": run_id}
+            "sha256": hashlib.sha256(unit.text.encode("utf-8")).hexdigest(), "run": run_id,
+            "join_correction": correction}
