@@ -158,3 +158,24 @@ def test_direct_counting_fallback_gives_the_same_windows(tmp_path, monkeypatch):
     pipeline.build(until="expand", log=lambda m: None)
     slow = pq.read_table(tmp_path / "slow/expand/windows.parquet").to_pylist()
     assert slow == fast and fast
+
+
+def test_exported_injections_carry_their_own_summary_and_input(tmp_path):
+    """Export keeps an injected sample light (its row number, not its summary) until the row
+    is written: what is written must be that row's summary, inside that window's input."""
+    config = write_config(tmp_path, corpus(tmp_path), tiers={"A": 60, "B": 150},
+                          export={"mix": None})
+    invoke("build", "-c", str(config))
+    run_dir = tmp_path / "run"
+    injected = {(r["window_id"], r["summary"]) for r in
+                pq.read_table(run_dir / "inject/injections.parquet").to_pylist() if r["valid"]}
+    articles = {w["window_id"]: w["article"]
+                for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()}
+    by_article = {a: w for w, a in articles.items()}
+    rows = [r for f in sorted((run_dir / "export").glob("*/*.parquet"))
+            for r in pq.read_table(f).to_pylist() if r["source"] == "injection"]
+    assert len(rows) == len(injected) > 0
+    for row in rows:
+        window = by_article[row["article"]]
+        assert row["summary"] and (window, row["summary"]) in injected
+        assert row["input"].startswith(row["article"]) and row["input"].endswith(row["summary"])

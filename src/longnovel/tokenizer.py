@@ -88,8 +88,20 @@ class QwenTokenizer:
 
     def tail_corrections(self, tails: list[str]) -> list[int]:
         """``join_corrections`` from the texts' last lines (``last_line``), in one batch."""
-        counts = self.count_batch([t + JOIN for t in tails] + tails)
-        return [a - b for a, b in zip(counts[: len(tails)], counts[len(tails) :])]
+        return corrections_of(self.count_batch(join_probes(tails)))
+
+
+def join_probes(tails: list[str]) -> list[str]:
+    """The texts whose counts give the join corrections of ``tails`` (texts' last lines):
+    each tail with the join, then each tail alone. A caller may count them in a batch of its
+    own (ingest counts them with the summaries) and pass the counts to ``corrections_of``."""
+    return [t + JOIN for t in tails] + tails
+
+
+def corrections_of(probe_counts: list[int]) -> list[int]:
+    """Join corrections from the counts of ``join_probes``."""
+    n = len(probe_counts) // 2
+    return [a - b for a, b in zip(probe_counts[:n], probe_counts[n:])]
 
 
 def last_line(text: str) -> str:

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from longnovel.injection.candidate import Candidate, NotApplicable
-from longnovel.injection.text import cjk_share
+from longnovel.injection.rules import RULE_MODULES, seeded_choice
+from longnovel.injection.script import converter
+from longnovel.injection.text import all_capitals, cjk_share
 from longnovel.templates import load_prompt
 
 MAX_ENTITIES = 40
@@ -64,22 +66,6 @@ class Target:
         return self.start == self.end
 
 
-def _modules() -> dict:
-    from longnovel.injection.ops import (
-        causal,
-        entity,
-        event,
-        fabrication,
-        number,
-        polarity,
-        relation,
-        temporal,
-    )
-
-    return {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
-            "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
-
-
 def targets(summary: str, language: str, entities: list[dict], type_id: str) -> list[Target]:
     """Every (sub-type, place) the rule modules would edit for ``type_id``, without duplicates."""
     from longnovel.injection.ops.base import Draft
@@ -88,7 +74,7 @@ def targets(summary: str, language: str, entities: list[dict], type_id: str) -> 
     if not draft.sentences:
         return []
     found: dict[tuple, Target] = {}
-    for edit in _modules()[type_id].edits(draft):
+    for edit in RULE_MODULES[type_id].edits(draft):
         anchor = ""
         if edit.start == edit.end:
             anchor = next((summary[a:b] for a, b in draft.spans if b == edit.start), "")
@@ -130,8 +116,6 @@ def choose_target(summary: str, language: str, entities: list[dict], type_id: st
     options = targets(summary, language, entities, type_id)
     if not options:
         return NotApplicable(type_id, _NOT_APPLICABLE)
-    from longnovel.injection.rules import seeded_choice
-
     return seeded_choice(options, seed, type_id, summary, attempt)
 
 
@@ -277,7 +261,7 @@ def clean_reply(text: str, original: str, before: str = "", after: str = "") -> 
         text += original[-1]
     elif original and original[-1] not in _TERMINAL and text[-1] in ".。":
         text = text[:-1]  # a heading without a full stop stays without one
-    if _shouting(original) and not _shouting(text):
+    if all_capitals(original) and not all_capitals(text):
         text = text.upper()
     return text
 
@@ -302,33 +286,14 @@ def drop_copied_sentences(text: str, summary: str, target: Target, language: str
     return ("" if language == "zh" else " ").join(kept)
 
 
-def _shouting(text: str) -> bool:
-    """True for all-capital text (the chapter headings of some novels)."""
-    letters = [c for c in text if c.isalpha() and c.isascii()]
-    return len(letters) >= 3 and all(c.isupper() for c in letters)
-
-
 def match_script(text: str, summary: str) -> str:
     """``text`` in the summary's Chinese script (OpenCC): a reply to a traditional-character
     summary in traditional characters, to a simplified one in simplified characters, even
     when the model mixed the two."""
-    to_simple, to_traditional = _converters()
-    simple = to_simple.convert(text)  # all simplified first: OpenCC's phrases then match
-    if to_simple.convert(summary) != summary:
-        return to_traditional.convert(simple)
+    simple = converter("t2s").convert(text)  # all simplified first: OpenCC's phrases then match
+    if converter("t2s").convert(summary) != summary:
+        return converter("s2t").convert(simple)
     return simple
-
-
-def _converters():
-    global _OPENCC
-    if _OPENCC is None:
-        import opencc
-
-        _OPENCC = (opencc.OpenCC("t2s.json"), opencc.OpenCC("s2t.json"))
-    return _OPENCC
-
-
-_OPENCC = None
 
 
 def neighbours(summary: str, target: Target, language: str) -> tuple[str, str]:

@@ -20,11 +20,12 @@ from longnovel.injection.ops import (
 )
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.script import is_traditional, to_traditional
+from longnovel.injection.text import all_capitals
 from longnovel.injection.wordcheck import acceptable, changed_region
 
 GENERATOR_NAME = "rules"
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
-_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
+RULE_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
             "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
 _NOT_APPLICABLE = {
     "entity": "no pronoun with a known antecedent, no pair of characters, no swappable name",
@@ -50,7 +51,7 @@ class RulesGenerator:
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0) -> Candidate | NotApplicable:
-        if type_id not in _MODULES:
+        if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
         draft = self._draft(summary, language, entities)
         if not draft.sentences:
@@ -67,7 +68,7 @@ class RulesGenerator:
         """The edit for this attempt, looked for in the type's region of the summary (or in
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
-        edits = part.memo(("edits", type_id), lambda: _unique(_MODULES[type_id].edits(part)))
+        edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
                              accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))))
         return restyled(draft, edit.shifted(offset)) if edit else None
@@ -114,7 +115,7 @@ def restyled(draft: Draft, edit: Edit) -> Edit:
     if draft.zh:
         if draft.memo("traditional", lambda: is_traditional(draft.summary)):
             convert = to_traditional
-    elif _all_capitals(old):
+    elif all_capitals(old):
         convert = str.upper
     if convert is None:
         return edit
@@ -133,11 +134,6 @@ def restyled(draft: Draft, edit: Edit) -> Edit:
 def _sentence_before(draft: Draft, position: int) -> str:
     before = [s for (start, end), s in zip(draft.spans, draft.sentences) if end <= position]
     return before[-1] if before else ""
-
-
-def _all_capitals(text: str) -> bool:
-    letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 4 and all(c.isupper() for c in letters)
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,

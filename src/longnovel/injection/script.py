@@ -7,7 +7,8 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=2)
-def _converter(config: str):
+def converter(config: str):
+    """OpenCC's converter for ``config`` (``t2s``, ``s2t``), built once."""
     import opencc
 
     return opencc.OpenCC(f"{config}.json")
@@ -16,13 +17,13 @@ def _converter(config: str):
 def to_simplified(text: str) -> str:
     """``text`` in simplified characters when the conversion is character for character (it
     nearly always is); else ``text`` itself, so offsets stay valid."""
-    converted = _converter("t2s").convert(text)
+    converted = converter("t2s").convert(text)
     return converted if len(converted) == len(text) else text
 
 
 def to_traditional(text: str) -> str:
     """``text`` in traditional characters, or itself when the lengths would differ."""
-    converted = _converter("s2t").convert(text)
+    converted = converter("s2t").convert(text)
     return converted if len(converted) == len(text) else text
 
 

@@ -123,6 +123,12 @@ def lower_first(sentence: str, keep: set[str] | None = None,
     return word.lower() + sentence[len(word):] if lower else sentence
 
 
+def all_capitals(text: str) -> bool:
+    """Is ``text`` written in capitals (the chapter headings of some novels)?"""
+    letters = [c for c in text if c.isalpha() and c.isascii()]
+    return len(letters) >= 3 and all(c.isupper() for c in letters)
+
+
 def upper_first(sentence: str) -> str:
     for i, ch in enumerate(sentence):
         if ch.isalpha():

@@ -12,7 +12,7 @@ from longnovel.config import Config
 from longnovel.corpus import RawUnit, read_source
 from longnovel.errors import InputError
 from longnovel.stages.base import StageContext, StageResult
-from longnovel.tokenizer import JOIN, last_line
+from longnovel.tokenizer import corrections_of, join_probes, last_line
 
 NAME = "ingest"
 READS: list[str] = []
@@ -182,13 +182,12 @@ def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
     tails = [last_line(u.text) for u in kept_units] if ctx.tokenizer.joins_are_local else []
     # the summaries and the kept units' last lines (with and without the join), in one batch:
     # expand's window lengths need count(text + JOIN) - count(text) of every unit
-    counted = count_tokens(ctx, texts + [t + JOIN for t in tails] + tails,
+    counted = count_tokens(ctx, texts + join_probes(tails),
                            [u.origin for u in kept_units] * (3 if tails else 1),
                            "tokenize summaries")
     n = len(kept_units)
     summaries = counted[:n]
-    corrections = ([a - b for a, b in zip(counted[n : 2 * n], counted[2 * n :])] if tails
-                   else [None] * n)
+    corrections = corrections_of(counted[n:]) if tails else [None] * n
     at = 0
     for book, language, book_counts, kept in per_book:
         yield (book, language, book_counts, list(zip(summaries[at : at + len(kept.indices)],

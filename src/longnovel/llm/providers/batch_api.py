@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.providers.base import ProviderError, Reply, translate_sdk_error
+from longnovel.llm.providers.base import ProviderError, Reply, tls_verify, translate_sdk_error
 
 COMPLETION_WINDOW = "24h"
 TERMINAL = ("completed", "failed", "expired", "cancelled")
@@ -95,8 +95,9 @@ class OpenAIBatchAPI:
         self.config = config
         self._openai = openai
         self._secret = api_key
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=config.base_url,
-                                          max_retries=0, timeout=config.timeout_s)
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key, base_url=config.base_url, max_retries=0, timeout=config.timeout_s,
+            http_client=openai.DefaultAsyncHttpxClient(verify=tls_verify(config.base_url)))
 
     async def upload(self, data: bytes, name: str) -> str:
         """Upload a request file; its id."""
