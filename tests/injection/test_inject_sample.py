@@ -122,6 +122,13 @@ def check_row(row: dict) -> None:
         assert new[:at] + new[at + len(sep + hall) :] == old
         assert re.search(r"[.!?。！？…][\"'”’」』）*_)]*$", new[:at]), new[:at][-40:]
         assert len(sentences(new, lang)) == len(old_sentences) + 1
+    elif row["type"] == "causal" and len(sentences(orig, lang)) == 2:
+        # an invented cause joins two neighbouring sentences of the original into one
+        first, second = sentences(orig, lang)
+        k = old_sentences.index(first)
+        assert row["subtype"] == "invent" and old_sentences[k + 1] == second, orig
+        assert _one_sentence(hall, lang) and new == old.replace(orig, hall, 1), hall
+        assert len(sentences(new, lang)) == len(old_sentences) - 1
     else:
         assert orig in old_sentences, orig  # a whole sentence of the original summary
         assert _one_sentence(hall, lang), hall

@@ -186,6 +186,10 @@ EN_NEEDS_OBJECT = {"burns", "burned", "slaps", "slapped", "steals", "stole", "sc
                    "scolded", "mocks", "mocked", "ignores", "ignored", "teases", "teased",
                    "warns", "warned", "detains", "detained", "abandons", "abandoned",
                    "defends", "defended", "condemns", "condemned", "rejects", "rejected"}
+# Verbs that take an object and a bare infinitive ("helped Wren take", "made him go").
+EN_BARE_INFINITIVE_VERBS = {"help", "helps", "helped", "make", "makes", "made", "let", "lets",
+                            "watch", "watches", "watched", "see", "sees", "saw", "hear", "hears",
+                            "heard", "bid", "bids", "bade"}
 # Past participles of the replacement verbs, for "had walked" -> "had ridden"; a verb whose
 # participle is its past form (wept, led, failed) needs no entry.
 EN_PARTICIPLE_OF = {
@@ -211,18 +215,21 @@ ZH_EVENT_VERBS = {
     "交谈": "争吵", "谈话": "争吵", "聊天": "吵架", "拜访": "写信给", "探望": "监视", "看望": "跟踪",
     "称赞": "讥讽", "夸奖": "责骂", "感谢": "责备", "帮助": "跟踪", "拥抱": "推开", "亲吻": "掌掴",
     "安慰": "嘲笑", "邀请": "警告", "问候": "冷落", "款待": "冷落", "教导": "请教", "护送": "押送",
-    "写信给": "拜访", "走": "骑马", "步行": "骑马", "唱": "哭", "笑": "哭", "买": "偷", "送给": "卖给",
+    "写信给": "拜访", "步行": "骑马", "唱": "哭", "笑": "哭", "买": "偷", "送给": "卖给",
     "藏": "丢", "读": "烧", "保护": "出卖", "追随": "跟踪", "请教": "指点", "照顾": "抛下",
     "劝": "逼", "劝说": "逼迫", "请求": "命令", "答谢": "报复", "宴请": "审问",
 }
 ZH_EVENT_OUTCOMES = {
     "释放": "关押", "获释": "被拘押", "赢": "输", "赢了": "输了", "获胜": "落败", "胜": "败",
-    "成功": "失败", "活了下来": "死了", "幸存": "身亡", "接受": "谢绝", "答应": "推辞",
+    "成功": "失败", "活了下来": "死了", "幸存": "身亡", "接受": "谢绝", "答应": "拒绝",
     "同意": "反对", "拒绝": "答应", "找到": "弄丢", "逃脱": "被抓", "逃走": "被抓住", "痊愈": "病逝",
     "康复": "病死", "考中": "落榜", "录取": "落选", "救出": "抛下", "原谅": "怨恨", "和好": "决裂",
     "升职": "被革职", "升官": "被罢官", "继承": "失去", "抓住": "放走", "嫁给": "拒绝嫁给",
     "回来": "失踪", "回到": "离开", "赶上": "错过", "平安": "遇险",
 }
+
+# One-character heads of place names (平安寨, 太平村): the word before one is part of a name.
+ZH_PLACE_SUFFIXES = set("寨村庄府县州城镇山寺庙观桥门街巷楼堂阁岭坡河湖港关营")
 
 # --- polarity ---------------------------------------------------------------------------------
 EN_AUXILIARIES = ["is", "was", "are", "were", "can", "could", "will", "would", "should", "must",
@@ -286,6 +293,19 @@ EN_TEMPORAL_OPENERS = ["Then", "Later", "Afterwards", "After that", "Next", "Soo
 ZH_TEMPORAL_OPENERS = ["随后", "然后", "后来", "接着", "之后", "最后", "不久", "第二天", "当晚",
                        "次日", "于是"]
 EN_CAUSAL_MARKERS = ["because", "since", "so", "therefore", "as a result", "due to"]
+# Verbs of saying and knowing: "青禾算出，因为A，B" reports a reasoning; its "effect" part is
+# the report, and trading it with the cause gives "A，B，因为青禾算出".
+ZH_REPORTING_VERBS = ("说", "算出", "发现", "知道", "认为", "觉得", "想", "听说", "得知", "明白",
+                      "看出", "表示", "解释", "告诉", "猜", "怀疑", "承认", "想起", "记得", "相信")
+EN_REPORTING_VERBS = ("said", "says", "knew", "knows", "found", "finds", "thought", "thinks",
+                      "believed", "believes", "realized", "realizes", "explained", "explains",
+                      "admitted", "admits", "learned", "learns")
+# Words a clause can open with when it has its own subject ("the", "his", a name follows).
+EN_SUBJECT_OPENERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "this",
+                      "that", "these", "those", "some", "every", "each", "no", "both", "all",
+                      "one", "two", "three", "mr", "mrs", "miss", "dr", "sir", "lady", "lord",
+                      "captain", "doctor", "master", "mistress", "old", "young", "everyone",
+                      "nobody", "somebody", "someone"}
 ZH_CAUSAL_MARKERS = ["因为", "由于", "所以", "因此", "于是", "因而", "为此", "以致", "导致"]
 
 # --- fabrication ------------------------------------------------------------------------------

@@ -77,6 +77,10 @@ def _check_sentences(candidate: Candidate, language: str) -> str | None:
         reason = None if not gone and len(added) == 1 else "not_one_sentence_added"
     elif candidate.type == "fabrication" and candidate.subtype != "psychology":
         reason = "not_one_sentence_added"
+    elif candidate.type == "causal" and len(new) == len(old) - 1:
+        # an invented cause that joins two neighbouring sentences into one ("Because A, b.")
+        merged = len(gone) == 2 and gone[1] == gone[0] + 1 and len(added) == 1
+        reason = None if merged else "not_one_sentence_changed"
     else:
         reason = None if len(gone) == 1 and len(added) == 1 and len(old) == len(new) \
             else "not_one_sentence_changed"

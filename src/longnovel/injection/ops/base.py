@@ -81,6 +81,12 @@ class Draft:
         start, end = self.spans[index]
         return Edit(subtype, start, end, new, old, new)
 
+    def merge_sentences(self, index: int, new: str, subtype: str) -> Edit:
+        """An edit replacing sentences ``index`` and ``index + 1`` by the one sentence ``new``
+        ("A. B." -> "Because A, b.")."""
+        start, end = self.spans[index][0], self.spans[index + 1][1]
+        return Edit(subtype, start, end, new, self.summary[start:end], new)
+
     def insert_after(self, index: int, new: str, subtype: str) -> Edit:
         """An edit adding sentence ``new`` right after sentence ``index``."""
         end = self.spans[index][1]

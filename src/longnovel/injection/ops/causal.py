@@ -31,11 +31,16 @@ _ZH_PAIRS = [
 def edits(draft: Draft) -> list[Edit]:
     out = []
     for i, sentence in enumerate(draft.sentences):
+        invented = _invent(draft, i, sentence)
+        if invented and invented[1]:
+            out.append(draft.merge_sentences(i - 1, invented[0], "invent"))
+        elif invented:
+            out.append(draft.replace_sentence(i, invented[0], "invent"))
         for subtype, new in _changes(draft, i, sentence):
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 out.append(edit)
-    return out
+    return [edit for edit in out if edit]
 
 
 def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
@@ -44,13 +49,12 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
     if lead:  # "However, A because B" -> "However, B because A"
         body = body[lead.end() :]
     out = []
-    invented = _invent(draft, i, sentence)
-    if invented:
-        out.append(("invent", invented))
     for pattern, template in _ZH_PAIRS if draft.zh else _EN_PAIRS:
         m = pattern.match(body)
         if not m:
             continue
+        if _reports(m, draft.zh):
+            break  # "青禾算出，因为A，B": the part before the cause is a report, not an effect
         inverted = _fill(template, m, draft)
         if lead:
             inverted = lead.group() + draft.lower_first(inverted)
@@ -96,15 +100,19 @@ def _cause_bodies(draft: Draft) -> list[tuple[int, str]]:
             continue
         if _starts_with_pronoun(body, draft.zh):
             continue  # "because he had drowned": "he" would point at someone else here
+        if not _has_subject(draft, body):
+            continue  # "because at least twenty days in bed" is no clause
         out.append((j, draft.lower_first(body)))
     return out
 
 
-def _invent(draft: Draft, i: int, sentence: str) -> str | None:
-    """Tie sentence ``i`` to the previous one as its effect, in the summary's own words: "B
-    because A" (en) or "因为A，B" (zh), or the writer's own connective when the summary
-    uses one ("So, ...", "于是，...")."""
-    if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？":
+def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
+    """Tie sentence ``i`` to the previous one as its effect, in the summary's own words, and
+    say whether the new text stands for both sentences: the writer's own sentence-opening
+    connective when the summary uses one ("So, ...", "于是，...": sentence ``i`` alone), else
+    the two sentences joined into one ("A. B." -> "Because A, b." or "A, so b."; zh
+    "因为A，B" or "A，所以B"), so that no event is told twice."""
+    if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？!！":
         return None
     if "\n" in draft.summary[draft.spans[i - 1][1] : draft.spans[i][0]]:
         return None
@@ -113,23 +121,72 @@ def _invent(draft: Draft, i: int, sentence: str) -> str | None:
         return None
     own = _writers_connectives(draft)
     if own:
-        return own[(len(sentence) + i) % len(own)] + draft.lower_first(rest)
+        return own[(len(sentence) + i) % len(own)] + draft.lower_first(rest), False
     cause = _cause_clause(draft, i - 1)
     if not cause or _has_causal_marker(draft.sentences[i - 1], draft.zh):
         return None
-    body, end = sentence_body(sentence, draft.language)
+    prefix, clause = cause
+    effect, end = sentence_body(rest, draft.language)
+    opener = sentence[: len(sentence) - len(rest)].strip(" ,，")
+    if opener in ("Meanwhile",):
+        return None  # two things at once: neither can have caused the other
+    if strip_time_phrase(effect, draft.zh) != effect:
+        return None  # "因为A，十四到十六日，B": the effect has a time of its own
+    if _opens_with_report(draft, effect):
+        return None  # "Because she said nothing, Jory said he had left": no caused event
+    if not (_has_subject(draft, effect) or _starts_with_pronoun(effect, draft.zh)):
+        return None  # ", so using the workbook, ..." / "所以这时...": no subject to cause
+    if not draft.zh and not (_has_verb(clause) and _has_verb(effect)):
+        return None  # a heading's "THEIR CONVERSATION, AND ..." is no event
+    subject = _leading_name(draft, clause)
+    if draft.zh and subject and effect.startswith(subject):
+        return None  # "因为柴文炳不要，柴文炳回了青螺滩" names him twice
+    if opener in _TIMED_OPENERS:  # "A, so that night B": the effect keeps its time
+        effect = opener + ("" if draft.zh else " ") + effect
+    because_first = _digest_parity(draft, i)
     if draft.zh:
-        return "因为" + cause + "，" + sentence_body(rest, "zh")[0] + end
-    return body + " because " + cause + end
+        joined = f"因为{clause}，{effect}" if because_first else f"{clause}，所以{effect}"
+        return prefix + joined + end, True
+    effect = draft.lower_first(effect)
+    if because_first:
+        opener = "because" if prefix else "Because"
+        return f"{prefix}{opener} {draft.lower_first(clause)}, {effect}{end}", True
+    clause = clause if prefix else upper_first(clause)
+    return f"{prefix}{clause}, so {effect}{end}", True
 
 
-def _cause_clause(draft: Draft, j: int) -> str | None:
-    """Sentence ``j`` as a clause: no final mark, no time phrase or opener, short enough."""
+_TIMED_OPENERS = ("The next day", "That night", "第二天", "当晚", "次日")
+
+
+def _opens_with_report(draft: Draft, effect: str) -> bool:
+    """Does the clause's main verb, among its first words, say or know rather than act?"""
+    if draft.zh:
+        name = _leading_name(draft, effect) or ""
+        head = effect[len(name) : len(name) + 6]
+        return head.startswith(lexicon.ZH_REPORTING_VERBS) or any(
+            verb in effect[:8] for verb in lexicon.ZH_REPORTING_VERBS if len(verb) > 1)
+    return any(w.lower() in lexicon.EN_REPORTING_VERBS for w in effect.split()[:4])
+
+
+def _digest_parity(draft: Draft, i: int) -> bool:
+    """A stable coin per summary and sentence, for the form an invented cause takes."""
+    return (len(draft.sentences[i]) + len(draft.sentences[i - 1]) + i) % 2 == 0
+
+
+def _cause_clause(draft: Draft, j: int) -> tuple[str, str] | None:
+    """Sentence ``j`` as (its leading time phrase or opener, the clause after it, without its
+    final mark), when the clause is short enough and has a subject of its own."""
     body = sentence_body(draft.sentences[j], draft.language)[0]
-    body = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
-    if not 4 <= len(body) <= (40 if draft.zh else 140) or re.search(r"[“”\"；;:：,，]", body):
+    clause = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
+    if not 4 <= len(clause) <= (40 if draft.zh else 140) or \
+            re.search(r"[“”\"；;:：,，]", clause):
         return None
-    return body if draft.zh else draft.lower_first(body)
+    if not _has_subject(draft, clause) and not _starts_with_pronoun(clause, draft.zh):
+        return None  # a heading's "treats on a very poor subject" has no subject of its own
+    prefix = body[: len(body) - len(clause)]
+    if prefix and not prefix.rstrip().endswith((",", "，")):
+        prefix = ""  # an opener such as "Then" gives way to the connective
+    return prefix, clause
 
 
 def _writers_connectives(draft: Draft) -> list[str]:
@@ -145,6 +202,59 @@ def _connectives_used(draft: Draft) -> list[str]:
         if any(head.match(sentence) for sentence in draft.sentences):
             found.append(opener)
     return found
+
+
+def _reports(m: re.Match, zh: bool) -> bool:
+    """Does the part of a matched pair before its cause end with a verb of saying or
+    knowing (then it is a report of the reasoning, not its effect)?"""
+    head = m.string[: m.start("a")] if m.start("a") > 0 else ""
+    head = head.rstrip(" ，,").removesuffix("因为").removesuffix("是").rstrip(" ，,")
+    if zh:
+        return head.endswith(lexicon.ZH_REPORTING_VERBS)
+    head = head.removesuffix(" because").rstrip(", ").removesuffix(" that")
+    return head.split()[-1:] != [] and head.split()[-1].lower() in lexicon.EN_REPORTING_VERBS
+
+
+def _leading_name(draft: Draft, body: str) -> str | None:
+    """The person's name a clause opens with, if it opens with one."""
+    for name in draft.names("person"):
+        if body.startswith(name):
+            return name
+    return None
+
+
+def _has_subject(draft: Draft, body: str) -> bool:
+    """Can ``body`` stand as a clause of its own: does it open with a subject (a name, a
+    determiner or title; zh: a character's name near its start)?"""
+    if draft.zh:
+        return any(name in body[:8] for name in draft.names("person"))
+    first = re.match(r"[\w'’-]+", body)
+    if not first:
+        return False
+    word = first.group()
+    if word.lower() in lexicon.EN_SUBJECT_OPENERS:
+        return True
+    proper = {w.lower() for w in draft.proper_words}
+    return word.lower() in proper and not _is_heading_verb(word)
+
+
+def _has_verb(clause: str) -> bool:
+    """Does an en clause have a word that can be a verb before its first comma?"""
+    from lemminflect import getAllLemmas
+
+    words = re.findall(r"[A-Za-z]+", clause.split(",")[0])[1:]
+    return any("VERB" in getAllLemmas(w.lower()) or "AUX" in getAllLemmas(w.lower())
+               for w in words)
+
+
+def _is_heading_verb(word: str) -> bool:
+    """An all-capitals heading's first word that is a verb form ("TREATS", "CONTAINS")."""
+    if not word.isupper():
+        return False
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower())
+    return "VERB" in lemmas and "PROPN" not in lemmas and "NOUN" not in lemmas
 
 
 def _starts_with_pronoun(body: str, zh: bool) -> bool:

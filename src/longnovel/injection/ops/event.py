@@ -15,6 +15,33 @@ _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "wit
                  "off", "through", "among", "below", "above", "until", "till", "and", "but"}
 
 
+_BE = {"is", "was", "are", "were", "be", "been", "being"}
+# "<object> <bare infinitive>" after the verb: "helped Wren take the key", "let him go".
+_BARE_INFINITIVE_AFTER = re.compile(r"\s+(?:[A-Z][a-z]+|him|her|them|me|us)\s+(?!to\b|and\b|"
+                                    r"with\b|in\b|on\b|at\b)([a-z]+)\b(?!['’])")
+# Senses a contrast lexicon does not mean: "the letter which he wrote to his wife" (wrote, not
+# visited), "the chapter which follows sixty-nine" (comes after, not leads).
+_NOT_AFTER = {
+    "wrote": re.compile(r"(?i)\b(?:letter|note|lines?)\b.*\bwrote to\b"),
+    "writes": re.compile(r"(?i)\b(?:letter|note|lines?)\b.*\bwrites to\b"),
+    "follows": re.compile(r"(?i)\bfollows\s+(?:chapter|the chapter|[\w-]*(?:ty|teen|one|two|"
+                          r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\d)"),
+}
+
+
+def _bare_infinitive_follows(rest: str) -> bool:
+    """Does ``rest`` open with an object and a bare infinitive ("Wren take the key")?"""
+    from lemminflect import getLemma
+
+    m = _BARE_INFINITIVE_AFTER.match(rest)
+    return bool(m) and getLemma(m.group(1), upos="VERB")[:1] == (m.group(1),)
+
+
+def _passive(new: str) -> bool:
+    """Does ``new`` read after "was"/"were" (a participle: detained, captured, lost)?"""
+    return " " not in new and bool(re.search(r"(?:ed|en|lost|led|held|caught|left)$", new))
+
+
 # A clause that takes its event as given ("When he arrives, ...", "After she wins, ...").
 _SUBORDINATE = re.compile(r"(?:^|[,;]\s*)(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]pon|"
                           r"[Bb]efore|[Uu]ntil|[Ii]f|[Ss]ince|[Ww]henever)\b[^,;]*$")
@@ -32,8 +59,11 @@ def edits(draft: Draft) -> list[Edit]:
 
 
 def _zh_complement(tokens: list[str], t: int) -> bool:
-    """Is token ``t`` a verb's complement rather than an event? 揪了回来 (brought back) cannot
-    become 揪了失踪."""
+    """Is token ``t`` a verb's complement or part of a name rather than an event? 揪了回来
+    (brought back) cannot become 揪了失踪, nor 平安寨 (a stockade's name) 遇险寨."""
+    following = tokens[t + 1] if t + 1 < len(tokens) else ""
+    if len(following) == 1 and following in lexicon.ZH_PLACE_SUFFIXES:
+        return True
     return tokens[t] in ("回来", "回到") and t > 0 and tokens[t - 1].endswith("了")
 
 
@@ -45,6 +75,16 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     if _SUBORDINATE.search(sentence[:start]):
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
     after = re.match(r"\W*(\w*)", sentence[end:]).group(1).lower()
+    old = sentence[start:end].lower()
+    before_word = (sentence[:start].split()[-1:] or [""])[0].lower()
+    if before_word in _BE and " " not in old and not _passive(new):
+        return None  # "his men were saved" cannot become "were failed to save"
+    if old.split()[0] in _NOT_AFTER and _NOT_AFTER[old.split()[0]].search(sentence):
+        return None
+    if old.split()[0] in lexicon.EN_BARE_INFINITIVE_VERBS and \
+            new.split()[0] not in lexicon.EN_BARE_INFINITIVE_VERBS and \
+            _bare_infinitive_follows(sentence[end:]):
+        return None  # "helped Wren take" cannot become "followed Wren take"
     if new.split()[0] in lexicon.EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
         return None
     before = sentence[:start].split()[-1:]

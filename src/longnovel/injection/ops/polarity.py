@@ -21,6 +21,8 @@ _EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", r
 _EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
 _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
 _ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
+_CONTRACTED_OF = {positive: short for short, positive in lexicon.EN_CONTRACTIONS.items()
+                  if short.endswith("n't") and short != "cannot"}
 # Words that only read well under a negation ("told nobody anything", 任何人): dropping the
 # negation leaves them ungrammatical, so such sentences are not affirmed.
 _EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either)\b",
@@ -42,7 +44,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [("negate", s) for s in _zh_negations(tagged)]
             changes += [("affirm", s) for s in _zh_affirmations(tagged)]
         else:
-            changes = [("negate", s) for s in _en_negations(sentence)]
+            style = _en_style(draft)
+            changes = [("negate", s) for s in _en_negations(sentence, style)]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
@@ -55,21 +58,62 @@ def edits(draft: Draft) -> list[Edit]:
 
 # --- en -----------------------------------------------------------------------------------------
 
-def _en_negations(sentence: str) -> list[str]:
+def _en_style(draft: Draft) -> tuple[bool, bool]:
+    """How the summary's own writer negates: (uses contractions such as "didn't", uses
+    "never"). A negation written otherwise than the writer's own is a tell."""
+    def style() -> tuple[bool, bool]:
+        text = draft.summary
+        return (bool(re.search(r"\w+n['’]t\b", text)), bool(re.search(r"\b[Nn]ever\b", text)))
+    return draft.memo("negation_style", style)
+
+
+def _en_negations(sentence: str, style: tuple[bool, bool] = (False, False)) -> list[str]:
+    contracted, writes_never = style
     out = []
     for m in _EN_AUX.finditer(sentence):
         previous = sentence[: m.start()].split()[-1:] or [""]
         if m.group() == "will" and previous[0].lower() in _NOUN_BEFORE_WILL:
             continue
-        out.append(splice(sentence, m.end(), m.end(), " not"))
+        out.append(_negated_aux(sentence, m, contracted))
     for m in _EN_PERFECT.finditer(sentence):
         if _is_participle(m.group(2)):
-            out.append(splice(sentence, m.end(1), m.end(1), " not"))
+            out.append(_negated_aux(sentence, m, contracted, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in lexicon.EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)):
-            out.append(splice(sentence, m.start(2), m.start(2), "never "))
+            supported = _do_support(m.group(2), contracted)
+            if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
+                out.append(splice(sentence, m.start(2), m.end(2), supported))
+            if writes_never or not supported:
+                out.append(splice(sentence, m.start(2), m.start(2), "never "))
     return out
+
+
+def _negated_aux(sentence: str, m: re.Match, contracted: bool, group: int = 0) -> str:
+    """``sentence`` with the auxiliary of ``m`` negated: "could" -> "could not", or
+    "couldn't" when the writer contracts."""
+    aux = m.group(group)
+    short = _CONTRACTED_OF.get(aux.lower()) if contracted else None
+    if aux.lower() == "can" and not contracted:
+        short = "cannot"
+    if short:
+        return splice(sentence, m.start(group), m.end(group), match_case(aux, short))
+    return splice(sentence, m.end(group), m.end(group), " not")
+
+
+def _do_support(verb: str, contracted: bool) -> str | None:
+    """"went" -> "did not go", "makes" -> "does not make" (lemminflect's lemma), or None."""
+    from lemminflect import getLemma
+
+    lemmas = getLemma(verb, upos="VERB")
+    if not lemmas or lemmas[0] == verb:
+        return None
+    lemma = lemmas[0]
+    present = verb.endswith("s") and not verb.endswith("ss") and (
+        verb in (lemma + "s", lemma + "es") or verb == lemma[:-1] + "ies")
+    aux = "does" if present else "did"
+    negation = aux + "n't" if contracted else aux + " not"
+    return f"{negation} {lemma}"
 
 
 def _is_participle(word: str) -> bool:
@@ -149,16 +193,27 @@ def _negated_before(tagged, k: int) -> bool:
     return k > 0 and tagged[k - 1][0].endswith(_ZH_NEGATORS + ("没有",))
 
 
+def _a_not_a(tagged, k: int) -> bool:
+    """Is token ``k`` part of an A-not-A question (会不会, 是不是, 有没有)?"""
+    word = tagged[k][0]
+    before = tagged[k - 1][0] if k > 0 else ""
+    after = tagged[k + 1][0] if k + 1 < len(tagged) else ""
+    if word[:1] in "不没" and len(word) > 1 and before and before.endswith(word[1:2]):
+        return True
+    return bool(after[:1] in "不没" and len(after) > 1 and after[1:2] == word[-1:])
+
+
 def _zh_negations(tagged) -> list[str]:
     out = []
     for k, (word, flag) in enumerate(tagged):
-        if _negated_before(tagged, k):
+        if _negated_before(tagged, k) or _a_not_a(tagged, k):
             continue
         following = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if word == "是" and flag == "v":
             out.append(_join(tagged, k, k + 1, "不是"))
-        elif word in lexicon.ZH_MODALS:
-            out.append(_join(tagged, k, k + 1, "不" + word))
+        elif word in lexicon.ZH_MODALS and _zh_verbish(following, _flag_after(tagged, k)):
+            # only a modal before a verb: 人头会 (a gathering) and 会潘三 (meets) are not 会+V
+            out.append(_join(tagged, k, k + 1, "不用" if word == "要" else "不" + word))
         elif word == "有" and flag == "v":
             out.append(_join(tagged, k, k + 1, "没有"))
         elif flag.startswith("v") and following == "了" and word not in ("没有", "有"):
@@ -183,18 +238,29 @@ def _zh_affirmations(tagged) -> list[str]:
     out = []
     for k, (word, flag) in enumerate(tagged):
         nxt = tagged[k + 1] if k + 1 < len(tagged) else ("", "x")
+        if _a_not_a(tagged, k):
+            continue
         if word in ("没有", "没", "未") and nxt[0].strip() and nxt[1] != "x":
             if _zh_verbish(*nxt):
-                out.append(_join(tagged, k, k + 2, nxt[0] + "了"))
+                after = tagged[k + 2][0] if k + 2 < len(tagged) else ""
+                # 没有动过 -> 动过, not 动了过
+                done = "" if after.startswith(("过", "了", "着")) else "了"
+                out.append(_join(tagged, k, k + 2, nxt[0] + done))
             elif word == "没有":
                 out.append(_join(tagged, k, k + 1, "有"))
         elif word == "不" and nxt[1] != "x" and nxt[0].strip():
             if k > 0 and tagged[k - 1][0].endswith("得"):
                 continue  # 不得不 is a double negative, not a negation
+            if k > 0 and nxt[0].startswith(tagged[k - 1][0][-1:]):
+                continue  # 会不会, 是不是: a question, not a negation
             out.append(_join(tagged, k, k + 1, ""))
         elif word in lexicon.ZH_NEGATED_WORDS:
             out.append(_join(tagged, k, k + 1, lexicon.ZH_NEGATED_WORDS[word]))
     return out
+
+
+def _flag_after(tagged, k: int) -> str:
+    return tagged[k + 1][1] if k + 1 < len(tagged) else "x"
 
 
 def _zh_verbish(word: str, flag: str) -> bool:

@@ -1,0 +1,134 @@
+"""Edits that keep the sentence's grammar and the writer's way of writing: defects read in the
+rules' output on real chapter headings (Don Quixote, Oliver Twist, 儒林外史, 水浒传) and on the
+sample's prose summaries, each held by a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from longnovel.injection import NotApplicable, RulesGenerator, validate
+from longnovel.injection.candidate import Candidate
+
+EN_PEOPLE = [{"name": n, "type": "person", "count": 3}
+             for n in ("Ralph", "Wren", "Jory", "Oliver", "Sancho Panza", "Monks")]
+ZH_PEOPLE = [{"name": n, "type": "person", "count": 3}
+             for n in ("青禾", "柴文炳", "潘三", "武松", "小满", "顾衡山")]
+
+
+def spans(summary: str, type_id: str, language: str = "en") -> list[str]:
+    """Every hallucinated span the rules offer for ``type_id`` (all attempts)."""
+    generator, out = RulesGenerator(13), []
+    people = ZH_PEOPLE if language == "zh" else EN_PEOPLE
+    for attempt in range(40):
+        candidate = generator.generate(summary, language, people, type_id, attempt)
+        if isinstance(candidate, NotApplicable):
+            break
+        assert validate(candidate, language) is None, candidate
+        out.append(candidate.hallucinated_span)
+    return sorted(set(out))
+
+
+# --- polarity --------------------------------------------------------------------------------
+
+def test_en_negation_is_written_with_do_support_not_an_inserted_never():
+    assert spans("Ralph makes one last appointment.", "polarity") == [
+        "Ralph does not make one last appointment."]
+    assert spans("Oliver walked to London.", "polarity") == ["Oliver did not walk to London."]
+
+
+def test_en_negation_follows_the_writers_contractions_and_never():
+    summary = "Wren didn't sleep. Ralph makes one last appointment, and he never rests."
+    made = spans(summary, "polarity")
+    assert "Ralph doesn't make one last appointment, and he never rests." in made
+    assert "Ralph never makes one last appointment, and he never rests." in made
+    assert "Ralph does not make one last appointment, and he never rests." not in made
+    assert spans("Wren couldn't sleep. Jory could see the bell.", "polarity") == [
+        "Jory couldn't see the bell.", "Wren could sleep."]
+
+
+def test_zh_modal_is_negated_only_before_a_verb():
+    # 会 as a gathering (人头会) and as "meets" (会潘三) is not the modal 会
+    assert spans("侠客虚设人头会。", "polarity", "zh") == []
+    assert spans("访朋友书店会潘三。", "polarity", "zh") == []
+    assert spans("武松会去临川府。", "polarity", "zh") == ["武松不会去临川府。"]
+    assert spans("柴文炳要捶两万四千下。", "polarity", "zh") == ["柴文炳不用捶两万四千下。"]
+
+
+def test_zh_a_not_a_question_is_not_a_negation():
+    made = spans("她问青禾雪松墨写的字会不会化。", "polarity", "zh")
+    assert not any("会会" in s or "不会不会" in s for s in made), made
+
+
+def test_zh_affirmed_experience_keeps_its_aspect():
+    assert "封条动过。" in spans("封条没有动过。", "polarity", "zh")
+    assert "青禾看了师父一眼。" in spans("青禾没有看师父一眼。", "polarity", "zh")
+
+
+# --- event -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("summary,broken", [
+    ("Jory helped Wren take the key.", "followed Wren take"),
+    ("Amos said all seven of his men were saved.", "were failed to save"),
+    ("A LETTER WHICH SANCHO PANZA WROTE TO HIS WIFE.", "VISITED HIS WIFE"),
+    ("WHICH FOLLOWS SIXTY-NINE AND DEALS WITH MATTERS.", "LEADS SIXTY-NINE"),
+])
+def test_en_event_replacement_keeps_the_grammar(summary, broken):
+    assert not any(broken in s for s in spans(summary, "event")), broken
+
+
+def test_en_event_replacement_still_applies_where_it_fits():
+    assert "Jory followed her." in spans("Jory helped her.", "event")
+
+
+def test_zh_event_word_inside_a_place_name_is_not_an_event():
+    assert not any("遇险寨" in s for s in spans("武松威震平安寨。", "event", "zh"))
+    # 走 is too many things (走上海 goes to, 走官场 makes a career): never an event word
+    assert not any("骑马" in s for s in spans("小满携资走上海。", "event", "zh"))
+
+
+def test_zh_outcome_taking_a_clause_reads_as_a_refusal():
+    assert spans("小满答应九月初九一起去临川府作证。", "event", "zh") == [
+        "小满拒绝九月初九一起去临川府作证。"]
+
+
+# --- causal ----------------------------------------------------------------------------------
+
+def test_invented_cause_joins_the_two_sentences_and_tells_nothing_twice():
+    generator = RulesGenerator(13)
+    summary = "Wren rang the bell at noon. Jory left the tower at once."
+    candidate = generator.generate(summary, "en", EN_PEOPLE, "causal", 0)
+    assert isinstance(candidate, Candidate) and candidate.subtype == "invent"
+    assert candidate.original_span == summary
+    assert candidate.summary in ("Because Wren rang the bell at noon, Jory left the tower at once.",
+                                 "Wren rang the bell at noon, so Jory left the tower at once.")
+    assert candidate.summary.count("rang the bell") == 1
+    assert validate(candidate, "en") is None
+
+
+def test_invented_cause_keeps_the_times_of_both_sentences():
+    made = spans("On the ninth, Wren rang the bell. That night Jory left the tower.", "causal")
+    assert made in (["On the ninth, because Wren rang the bell, that night Jory left the tower."],
+                    ["On the ninth, Wren rang the bell, so that night Jory left the tower."])
+
+
+@pytest.mark.parametrize("summary,language", [
+    # a heading without a subject cannot be a cause ("BECAUSE TREATS ON A VERY POOR SUBJECT")
+    ("TREATS ON A VERY POOR SUBJECT. OLIVER WALKS TO LONDON.", "en"),
+    # an effect that is a report, or that has no subject, is not caused by the event before
+    ("Wren rang the bell. Jory said he had left.", "en"),
+    ("Wren rang the bell. Using the log, Jory found the hour.", "en"),
+    ("MONKS AND MR. BROWNLOW AT LENGTH MEET. THEIR CONVERSATION, AND THE NEWS THAT ENDS IT.",
+     "en"),
+    ("小满送来四篓油。这时离腊月二十只剩十六天。", "zh"),
+    ("小满送来四篓油。顾衡山说二十年前借过银子。", "zh"),
+    # the same character opening cause and effect would be named twice
+    ("柴文炳不要银子。柴文炳回了青螺滩。", "zh"),
+])
+def test_no_invented_cause_where_it_cannot_read_as_one(summary, language):
+    assert spans(summary, "causal", language) == []
+
+
+def test_a_reported_reasoning_is_not_inverted():
+    # 青禾算出 reports the reasoning; "A，B，因为青禾算出" would be no sentence
+    made = spans("青禾算出，因为府学要留三十斤松烟，松岭的烟只够做一千锭。", "causal", "zh")
+    assert not any(s.endswith("因为青禾算出。") for s in made), made
