@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.candidate import Candidate, Edit, NotApplicable
 from longnovel.injection.rules import RULE_MODULES, seeded_choice
 from longnovel.injection.script import converter
 from longnovel.injection.text import all_capitals, cjk_share
+from longnovel.injection.wordcheck import fault, place_fault
 from longnovel.templates import load_prompt
 
 MAX_ENTITIES = 40
@@ -67,7 +68,9 @@ class Target:
 
 
 def targets(summary: str, language: str, entities: list[dict], type_id: str) -> list[Target]:
-    """Every (sub-type, place) the rule modules would edit for ``type_id``, without duplicates."""
+    """Every (sub-type, place) the rule modules would edit for ``type_id``, without duplicates,
+    leaving out the places the rules may not edit (the writer's commentary, the words of a
+    quotation: ``wordcheck.place_fault``)."""
     from longnovel.injection.ops.base import Draft
 
     draft = Draft(summary, language, list(entities))
@@ -75,6 +78,8 @@ def targets(summary: str, language: str, entities: list[dict], type_id: str) -> 
         return []
     found: dict[tuple, Target] = {}
     for edit in RULE_MODULES[type_id].edits(draft):
+        if place_fault(draft, edit):
+            continue
         anchor = ""
         if edit.start == edit.end:
             anchor = next((summary[a:b] for a, b in draft.spans if b == edit.start), "")
@@ -324,3 +329,21 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     inserted = ("" if language == "zh" else " ") + new if target.insertion else new
     text = summary[: target.start] + inserted + summary[target.end:]
     return Candidate(target.type, target.subtype, summary, text, original, new, model_name)
+
+
+def reply_edit(summary: str, target: Target, candidate: Candidate) -> Edit:
+    """The edit of ``summary`` that ``candidate`` (spliced in at ``target``) makes."""
+    end = len(candidate.summary) - (len(summary) - target.end)
+    return Edit(candidate.subtype, target.start, target.end,
+                candidate.summary[target.start:end], candidate.original_span,
+                candidate.hallucinated_span)
+
+
+def candidate_fault(summary: str, language: str, target: Target,
+                    candidate: Candidate) -> str | None:
+    """What the checks of every rule edit (``wordcheck.fault``) find wrong with the candidate
+    made of a reply, as a reason code (``commentary``, ``inside_quote``, ``nonword: <word>``,
+    ``broken_contraction: <word>``), or None."""
+    from longnovel.injection.ops.base import Draft
+
+    return fault(Draft(summary, language), reply_edit(summary, target, candidate))
