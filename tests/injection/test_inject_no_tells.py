@@ -124,3 +124,15 @@ def test_a_verbs_complement_is_not_an_event():
     found = all_candidates(summary, "event", "zh", [])
     assert found and not any("揪了" in c.hallucinated_span and "回来" not in c.hallucinated_span
                              for c in found)
+
+
+def test_the_lexicon_knows_the_words_lemminflect_lacks_and_no_misspelling():
+    from longnovel.injection.wordcheck import first_nonword, is_english_word
+
+    for word in ("against", "during", "despite", "reflection", "galleries", "county", "lost"):
+        assert is_english_word(word), word
+    for word in ("opportely", "lostt", "wery", "recieved", "lost't"):
+        assert not is_english_word(word), word
+    assert first_nonword("Darnay opportely won't go.", "Darnay wins.") == "opportely"
+    assert first_nonword("Carton lost't like it.", "Carton won't like it.") == "lost't"
+    assert first_nonword("Opportely, Darnay's friend won't go.", "Darnay wins.") is None

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.candidate import Candidate, Edit, NotApplicable
 from longnovel.injection.rules import RULE_MODULES, seeded_choice
 from longnovel.injection.script import converter
 from longnovel.injection.text import all_capitals, cjk_share
+from longnovel.injection.wordcheck import fault, place_fault
 from longnovel.templates import load_prompt
 
 MAX_ENTITIES = 40
@@ -67,22 +68,38 @@ class Target:
 
 
 def targets(summary: str, language: str, entities: list[dict], type_id: str) -> list[Target]:
-    """Every (sub-type, place) the rule modules would edit for ``type_id``, without duplicates."""
+    """Every (sub-type, place) the rule modules would edit for ``type_id``, without duplicates,
+    leaving out the places the rules may not edit (the writer's commentary, the words of a
+    quotation: ``wordcheck.place_fault``)."""
+    return [target for target, allowed in _places(summary, language, entities, type_id)
+            if allowed]
+
+
+def _places(summary: str, language: str, entities: list[dict],
+            type_id: str) -> list[tuple[Target, bool]]:
+    """Every (sub-type, place) the rule modules would edit for ``type_id``, once, in their
+    order, and whether one of its edits passes ``wordcheck.place_fault`` (then the target's
+    focus is that edit's)."""
     from longnovel.injection.ops.base import Draft
 
     draft = Draft(summary, language, list(entities))
     if not draft.sentences:
         return []
-    found: dict[tuple, Target] = {}
+    found: dict[tuple, tuple[Target, bool]] = {}
     for edit in RULE_MODULES[type_id].edits(draft):
+        key = (edit.subtype, edit.start, edit.end)
+        if key in found and found[key][1]:
+            continue
+        allowed = place_fault(draft, edit) is None
+        if key in found and not allowed:
+            continue
         anchor = ""
         if edit.start == edit.end:
             anchor = next((summary[a:b] for a, b in draft.spans if b == edit.start), "")
-        key = (edit.subtype, edit.start, edit.end)
-        if key not in found:
-            focus = "" if anchor else changed_words(edit.original_span, edit.hallucinated_span,
-                                                    language)
-            found[key] = Target(type_id, edit.subtype, edit.start, edit.end, anchor, focus)
+        focus = "" if anchor else changed_words(edit.original_span, edit.hallucinated_span,
+                                                language)
+        found[key] = (Target(type_id, edit.subtype, edit.start, edit.end, anchor, focus),
+                      allowed)  # a place keeps its first position
     return list(found.values())
 
 
@@ -112,11 +129,15 @@ def changed_words(old: str, new: str, language: str) -> str:
 def choose_target(summary: str, language: str, entities: list[dict], type_id: str, seed: int,
                   attempt: int = 0) -> Target | NotApplicable:
     """The place to change on this attempt: sub-types in a seeded order, cycled by attempt, and
-    within one a seeded order of places (the rules generator's policy)."""
-    options = targets(summary, language, entities, type_id)
-    if not options:
+    within one a seeded order of places (the rules generator's policy). The places the rules
+    may not edit are skipped in that order, as the rules skip them, so leaving one out moves
+    no other place's turn."""
+    places = _places(summary, language, entities, type_id)
+    allowed = {target for target, ok in places if ok}
+    if not allowed:
         return NotApplicable(type_id, _NOT_APPLICABLE)
-    return seeded_choice(options, seed, type_id, summary, attempt)
+    return seeded_choice([target for target, _ in places], seed, type_id, summary, attempt,
+                         accept=allowed.__contains__)
 
 
 def format_entities(entities: list[dict], language: str) -> str:
@@ -324,3 +345,21 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     inserted = ("" if language == "zh" else " ") + new if target.insertion else new
     text = summary[: target.start] + inserted + summary[target.end:]
     return Candidate(target.type, target.subtype, summary, text, original, new, model_name)
+
+
+def reply_edit(summary: str, target: Target, candidate: Candidate) -> Edit:
+    """The edit of ``summary`` that ``candidate`` (spliced in at ``target``) makes."""
+    end = len(candidate.summary) - (len(summary) - target.end)
+    return Edit(candidate.subtype, target.start, target.end,
+                candidate.summary[target.start:end], candidate.original_span,
+                candidate.hallucinated_span)
+
+
+def candidate_fault(summary: str, language: str, target: Target,
+                    candidate: Candidate) -> str | None:
+    """What the checks of every rule edit (``wordcheck.fault``) find wrong with the candidate
+    made of a reply, as a reason code (``commentary``, ``inside_quote``, ``nonword: <word>``,
+    ``broken_contraction: <word>``), or None."""
+    from longnovel.injection.ops.base import Draft
+
+    return fault(Draft(summary, language), reply_edit(summary, target, candidate))

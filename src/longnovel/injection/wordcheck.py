@@ -1,6 +1,8 @@
-"""What a rule edit must never do, checked on every edit before it is offered: touch the
-summary writer's commentary about the book, change words inside a quotation, or produce a
-word that is not a word (``won't`` -> ``lost't``)."""
+"""What an edit must never do, checked on every rule edit before it is offered and on every
+LLM candidate before it is validated: touch the summary writer's commentary about the book,
+change words inside a quotation, or produce a word that is not a word (``won't`` ->
+``lost't``, "opportely"). ``fault`` says which, in the reason code a rejected row records.
+"""
 
 from __future__ import annotations
 
@@ -32,11 +34,36 @@ EN_FUNCTION_WORDS = frozenset(re.findall(r"\w+",
 
 def acceptable(draft, edit: Edit) -> bool:
     """Does ``edit`` keep clear of commentary and quotations, and write only real words?"""
+    return fault(draft, edit) is None
+
+
+def fault(draft, edit: Edit) -> str | None:
+    """Why ``edit`` must not be offered, or None: ``commentary`` (it touches, or writes, the
+    summary writer's commentary about the book), ``inside_quote`` (it changes words inside a
+    quotation), ``broken_contraction: <word>`` or ``nonword: <word>`` (en: a new lower-case
+    word outside the lexicon). The same checks for the rules and the LLM generator."""
+    return place_fault(draft, edit) or word_fault(draft, edit)
+
+
+def place_fault(draft, edit: Edit) -> str | None:
+    """``commentary`` or ``inside_quote`` when ``edit`` changes what must stay, else None."""
     if _touches_commentary(draft, edit) or is_commentary(edit.hallucinated_span, draft.language):
-        return False
-    if edit.subtype != "swap" and _inside_quote(draft.summary, edit):
-        return False
-    return draft.zh or _real_words(edit.hallucinated_span, draft.summary)
+        return "commentary"
+    if _inside_quote(draft.summary, edit):
+        return "inside_quote"
+    return None
+
+
+def word_fault(draft, edit: Edit) -> str | None:
+    """``nonword: <word>`` or ``broken_contraction: <word>`` for the first new English word of
+    ``edit`` outside the lexicon, else None (zh: always None)."""
+    if draft.zh:
+        return None
+    word = first_nonword(edit.hallucinated_span, draft.summary)
+    if word is None:
+        return None
+    kind = "broken_contraction" if re.search(r"['’]t$", word, re.IGNORECASE) else "nonword"
+    return f"{kind}: {word}"
 
 
 def _touches_commentary(draft, edit: Edit) -> bool:
@@ -61,10 +88,20 @@ def changed_region(old: str, new: str) -> tuple[int, int]:
 
 
 def _inside_quote(summary: str, edit: Edit) -> bool:
+    """Does ``edit`` change words inside a quotation of the summary? A quotation within the
+    replaced text must come back whole (a swapped pair keeps its quotations); where a
+    quotation reaches past the replaced text, or holds an added sentence, the edit must not
+    change it."""
     old = summary[edit.start : edit.end]
     a, b = changed_region(old, edit.text)
     a, b = edit.start + a, edit.start + max(a, b)
-    return any(qa < b and a < qb if a < b else qa < a < qb for qa, qb in quoted_spans(summary))
+    for qa, qb in quoted_spans(summary):
+        if edit.start <= qa and qb <= edit.end and edit.start < edit.end:
+            if summary[qa:qb] not in edit.text:
+                return True
+        elif qa < b and a < qb if a < b else qa < a < qb:
+            return True
+    return False
 
 
 @lru_cache(maxsize=256)
@@ -75,20 +112,38 @@ def _words_of(summary: str) -> frozenset[str]:
 
 @lru_cache(maxsize=50000)
 def is_english_word(word: str) -> bool:
-    """A word of the English lexicon (lemminflect's dictionary, or a function word)."""
-    from lemminflect import getAllLemmas
+    """A word of the English lexicon: a function word or contraction, a word lemminflect's
+    dictionary knows, or one of the word lists of ``english-words`` (Webster's and GCIDE; an
+    inflected form by its lemma), which hold the words lemminflect lacks ("against",
+    "reflection", "gallery")."""
+    from lemminflect import getAllLemmas, getAllLemmasOOV
 
     lower = word.lower()
     if lower in EN_FUNCTION_WORDS or lower in EN_CONTRACTIONS:
         return True
-    if re.search(r"['’]", lower):
+    if re.search(r"['’]", lower) or not lower.isalpha():
         return False
-    return bool(getAllLemmas(lower))
+    if getAllLemmas(lower):
+        return True
+    listed = _word_lists()
+    if lower in listed:
+        return True
+    lemmas = {lemma for upos in ("NOUN", "VERB", "ADJ")
+              for lemma in getAllLemmasOOV(lower, upos).get(upos, ())}
+    return any(lemma != lower and lemma in listed for lemma in lemmas)
 
 
-def _real_words(new_text: str, summary: str) -> bool:
-    """Every lower-case word of ``new_text`` that the summary does not already use is a word
-    (names and capitalized words are left alone; a broken contraction is never a word)."""
+@lru_cache(maxsize=1)
+def _word_lists() -> frozenset[str]:
+    from english_words import get_english_words_set
+
+    return frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
+
+
+def first_nonword(new_text: str, summary: str) -> str | None:
+    """The first lower-case word of ``new_text`` that the summary does not already use and
+    that is not a word, or None (names and capitalized words are left alone; a broken
+    contraction is never a word)."""
     known = _words_of(summary)
     for word in re.findall(r"[A-Za-z][\w'’]*", new_text):
         apostrophe = re.search(r"['’]", word)
@@ -101,5 +156,5 @@ def _real_words(new_text: str, summary: str) -> bool:
             continue
         parts = [word] if apostrophe else word.split("-")
         if not all(is_english_word(p.replace("’", "'")) for p in parts if p):
-            return False
-    return True
+            return word
+    return None

@@ -346,7 +346,11 @@ def _row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
 
 
 def _judge_reply(window: dict, target, result, model: str) -> tuple[object, str | None]:
-    from longnovel.injection.llm_generator import reply_from_result, splice_reply
+    from longnovel.injection.llm_generator import (
+        candidate_fault,
+        reply_from_result,
+        splice_reply,
+    )
 
     source = window["reference_summary"][target.start:target.end] or target.anchor
     # a plain-text answer is taken as the sentence; an added one need only name something
@@ -358,7 +362,9 @@ def _judge_reply(window: dict, target, result, model: str) -> tuple[object, str 
                                reply, model)
     except ValueError:
         return None, "llm_schema"
-    return outcome, _reject_reason(outcome, window["language"])
+    return outcome, (_reject_reason(outcome, window["language"])
+                     or candidate_fault(window["reference_summary"], window["language"],
+                                        target, outcome))
 
 
 # --- balance after rejection ------------------------------------------------------------------
