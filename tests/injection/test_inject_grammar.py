@@ -71,6 +71,7 @@ def test_zh_affirmed_experience_keeps_its_aspect():
     ("Amos said all seven of his men were saved.", "were failed to save"),
     ("A LETTER WHICH SANCHO PANZA WROTE TO HIS WIFE.", "VISITED HIS WIFE"),
     ("WHICH FOLLOWS SIXTY-NINE AND DEALS WITH MATTERS.", "LEADS SIXTY-NINE"),
+    ("THE TIME ARRIVES FOR NANCY TO REDEEM HER PLEDGE.", "TIME TURNS BACK"),
 ])
 def test_en_event_replacement_keeps_the_grammar(summary, broken):
     assert not any(broken in s for s in spans(summary, "event")), broken
@@ -78,6 +79,17 @@ def test_en_event_replacement_keeps_the_grammar(summary, broken):
 
 def test_en_event_replacement_still_applies_where_it_fits():
     assert "Jory followed her." in spans("Jory helped her.", "event")
+    # a verb with a bare infinitive may become one that takes it too
+    assert spans("Jory helped Wren take the key.", "event") == ["Jory watched Wren take the key."]
+
+
+def test_event_replacements_vary_and_prefer_the_writers_words():
+    """One fixed stand-in per verb ("bought" -> "stole" every time) is a word a classifier
+    learns; several, and the writer's own first, are not."""
+    made = spans("Wren bought a lamp.", "event")
+    assert made == ["Wren borrowed a lamp.", "Wren rented a lamp.", "Wren stole a lamp."]
+    assert spans("Orrin rented a room. Wren bought a lamp.", "event") == [
+        "Wren rented a lamp."]
 
 
 def test_zh_event_word_inside_a_place_name_is_not_an_event():
@@ -87,28 +99,40 @@ def test_zh_event_word_inside_a_place_name_is_not_an_event():
 
 
 def test_zh_outcome_taking_a_clause_reads_as_a_refusal():
-    assert spans("小满答应九月初九一起去临川府作证。", "event", "zh") == [
-        "小满拒绝九月初九一起去临川府作证。"]
+    assert spans("小满答应九月初九一起去临川府作证。", "event", "zh") == sorted([
+        "小满拒绝九月初九一起去临川府作证。", "小满回绝九月初九一起去临川府作证。"])
 
 
 # --- causal ----------------------------------------------------------------------------------
 
 def test_invented_cause_joins_the_two_sentences_and_tells_nothing_twice():
     generator = RulesGenerator(13)
-    summary = "Wren rang the bell at noon. Jory left the tower at once."
-    candidate = generator.generate(summary, "en", EN_PEOPLE, "causal", 0)
-    assert isinstance(candidate, Candidate) and candidate.subtype == "invent"
-    assert candidate.original_span == summary
-    assert candidate.summary in ("Because Wren rang the bell at noon, Jory left the tower at once.",
-                                 "Wren rang the bell at noon, so Jory left the tower at once.")
+    summary = ("Orrin stays home because he is ill. Wren rang the bell at noon. "
+               "Jory left the tower at once.")
+    invented = [c for c in (generator.generate(summary, "en", EN_PEOPLE, "causal", attempt)
+                            for attempt in range(6)) if c.subtype == "invent"]
+    assert invented, "no invented cause"
+    candidate = invented[0]
+    assert candidate.original_span == "Wren rang the bell at noon. Jory left the tower at once."
+    # the writer writes "because", never ", so": the join is the writer's
+    assert candidate.summary == ("Orrin stays home because he is ill. Because Wren rang the "
+                                 "bell at noon, Jory left the tower at once.")
     assert candidate.summary.count("rang the bell") == 1
     assert validate(candidate, "en") is None
 
 
 def test_invented_cause_keeps_the_times_of_both_sentences():
-    made = spans("On the ninth, Wren rang the bell. That night Jory left the tower.", "causal")
-    assert made in (["On the ninth, because Wren rang the bell, that night Jory left the tower."],
-                    ["On the ninth, Wren rang the bell, so that night Jory left the tower."])
+    made = spans("Orrin stayed home, so Mabry cooked. On the ninth, Wren rang the bell. "
+                 "That night Jory left the tower.", "causal")
+    joined = {"On the ninth, because Wren rang the bell, that night Jory left the tower.",
+              "On the ninth, Wren rang the bell, so that night Jory left the tower."}
+    assert joined & set(made), made
+
+
+def test_no_join_a_writer_never_writes():
+    """Chapter headings never say "because": an invented one would be the tell."""
+    assert spans("Wren rang the bell at noon. Jory left the tower at once.", "causal") == []
+    assert spans("青禾病倒在床。随后小满离开了墨坊。", "causal", "zh") == []
 
 
 @pytest.mark.parametrize("summary,language", [
@@ -125,7 +149,29 @@ def test_invented_cause_keeps_the_times_of_both_sentences():
     ("柴文炳不要银子。柴文炳回了青螺滩。", "zh"),
 ])
 def test_no_invented_cause_where_it_cannot_read_as_one(summary, language):
-    assert spans(summary, "causal", language) == []
+    assert not [span for span in invented_in(summary, language) if span in summary]
+
+
+@pytest.mark.parametrize("summary,language", [
+    ("Wren rang the bell. Jory left the tower.", "en"),
+    ("小满送来四篓油。柴文炳回了青螺滩。", "zh"),
+])
+def test_an_invented_cause_where_it_reads_as_one(summary, language):
+    assert summary in invented_in(summary, language)
+
+
+def invented_in(summary: str, language: str) -> list[str]:
+    """Original spans of the invented causes the rules offer for ``summary``, told after
+    sentences in which the writer joins causes ("because", "so"; 所以, 因为)."""
+    uses = "橘子熟了，所以小满摘橘子。因为下雨，青禾回家。" if language == "zh" else \
+        "Orrin stays home because he is ill, so Mabry cooks. "
+    generator, people = RulesGenerator(13), ZH_PEOPLE if language == "zh" else EN_PEOPLE
+    out = []
+    for attempt in range(12):
+        candidate = generator.generate(uses + summary, language, people, "causal", attempt)
+        if isinstance(candidate, Candidate) and candidate.subtype == "invent":
+            out.append(candidate.original_span)
+    return out
 
 
 def test_a_reported_reasoning_is_not_inverted():

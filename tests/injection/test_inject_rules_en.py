@@ -29,12 +29,12 @@ CASES = [
      "Mabry could see the harbour.", "Mabry could not see the harbour."),
     ("polarity", "affirm", "Mabry did not go to the feast.",
      "Mabry did not go to the feast.", "Mabry went to the feast."),
-    ("event", "verb", "Wren thanks the captain.",
-     "Wren thanks the captain.", "Wren scolds the captain."),
+    ("event", "verb", "Wren kisses the captain.",
+     "Wren kisses the captain.", "Wren slaps the captain."),
     ("event", "outcome", "In the end, the clockmaker is released.",
      "In the end, the clockmaker is released.", "In the end, the clockmaker is detained."),
-    ("causal", "invent", ("Wren sells eleven clocks at the market, and buys bread and salt for "
-                          "the winter. Mabry falls ill at the shop. Then the family arrives."),
+    ("causal", "invent", ("Wren sells eleven clocks at the market because the winter is near. "
+                          "Mabry falls ill at the shop. Then the family arrives."),
      "Mabry falls ill at the shop. Then the family arrives.",
      "Because Mabry falls ill at the shop, the family arrives."),
     ("causal", "invert", "Mabry cries because the letter is cruel.",

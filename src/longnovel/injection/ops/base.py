@@ -205,6 +205,26 @@ def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
     return out
 
 
+def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """The edits whose new words the summary's writer already uses elsewhere, when there are
+    any, else all: a replacement drawn from a fixed lexicon ("steals", 偷) is a word the
+    classifier learns to find in injected summaries; one the writer wrote is not."""
+    own = [edit for edit in edits if _uses_only_own_words(draft, edit)]
+    return own or edits
+
+
+def _uses_only_own_words(draft: Draft, edit: Edit) -> bool:
+    from longnovel.injection.wordcheck import changed_region
+
+    old = draft.summary[edit.start : edit.end]
+    a, b = changed_region(old, edit.text)
+    new = edit.text[a : len(edit.text) - (len(old) - b)]
+    if draft.zh:
+        return bool(new) and new in draft.summary
+    words = re.findall(r"[A-Za-z]+", new)
+    return bool(words) and all(w.lower() in draft.lower_words for w in words)
+
+
 def _as_list(value) -> list[str]:
     if value is None:
         return []

@@ -143,7 +143,10 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         return None  # "因为柴文炳不要，柴文炳回了青螺滩" names him twice
     if opener in _TIMED_OPENERS:  # "A, so that night B": the effect keeps its time
         effect = opener + ("" if draft.zh else " ") + effect
-    because_first = _digest_parity(draft, i)
+    forms = _writers_joins(draft)
+    if not forms:
+        return None  # a writer who never writes "because" or "so" would not write it here
+    because_first = forms[0] if len(forms) == 1 else _digest_parity(draft, i)
     if draft.zh:
         joined = f"因为{clause}，{effect}" if because_first else f"{clause}，所以{effect}"
         return prefix + joined + end, True
@@ -166,6 +169,20 @@ def _opens_with_report(draft: Draft, effect: str) -> bool:
         return head.startswith(lexicon.ZH_REPORTING_VERBS) or any(
             verb in effect[:8] for verb in lexicon.ZH_REPORTING_VERBS if len(verb) > 1)
     return any(w.lower() in lexicon.EN_REPORTING_VERBS for w in effect.split()[:4])
+
+
+def _writers_joins(draft: Draft) -> tuple[bool, ...]:
+    """The forms of a joined cause the summary's writer uses: True for "because" (zh 因为),
+    False for "so" (zh 所以)."""
+    def joins() -> tuple[bool, ...]:
+        text = draft.summary
+        if draft.zh:
+            found = ("因为" in text or "由于" in text, "所以" in text or "因此" in text)
+        else:
+            found = (bool(re.search(r"\b[Bb]ecause\b", text)),
+                     bool(re.search(r",\s+so\s+(?!that|much|many|far|long)\w", text)))
+        return tuple(form for form, used in zip((True, False), found) if used)
+    return draft.memo("causal_joins", joins)
 
 
 def _digest_parity(draft: Draft, i: int) -> bool:

@@ -105,7 +105,7 @@ def mismatch_edits(draft: Draft) -> list[Edit]:
 
 
 def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
-    names = draft.names(kind)
+    names = _summary_names_first(draft, kind)
     out = []
     for i, sentence in enumerate(draft.sentences):
         present = {n for _, _, n in draft.mentions(i, names)}
@@ -118,6 +118,17 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 if edit:
                     out.append(edit)
     return out
+
+
+def _summary_names_first(draft: Draft, kind: str) -> list[str]:
+    """The book's names of ``kind``, those the summary itself uses first: a stand-in the
+    writer already wrote elsewhere brings no new words into the summary (a title such as
+    太太 drawn from the book's most frequent ones would be the same tell in every book)."""
+    def order() -> list[str]:
+        names = draft.names(kind)
+        used = {n for _, _, n in find_names(draft.summary, names, draft.zh)}
+        return [n for n in names if n in used] + [n for n in names if n not in used]
+    return draft.memo(("summary_names_first", kind), order)
 
 
 def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,

@@ -8,7 +8,7 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, word_edits
+from longnovel.injection.ops.base import Draft, own_words_first, word_edits
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -27,6 +27,10 @@ _NOT_AFTER = {
     "follows": re.compile(r"(?i)\bfollows\s+(?:chapter|the chapter|[\w-]*(?:ty|teen|one|two|"
                           r"three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\d)"),
 }
+
+
+_NOT_AGENTS = {"time", "day", "moment", "hour", "night", "morning", "evening", "news", "letter",
+               "spring", "summer", "autumn", "winter", "date", "season", "week", "year"}
 
 
 def _bare_infinitive_follows(rest: str) -> bool:
@@ -54,8 +58,9 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
-    return (word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
-            + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
+    return own_words_first(draft, word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
+                           + word_edits(draft, outcomes, "outcome", blocked, _fit,
+                                        _zh_complement))
 
 
 def _zh_complement(tokens: list[str], t: int) -> bool:
@@ -81,6 +86,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "his men were saved" cannot become "were failed to save"
     if old.split()[0] in _NOT_AFTER and _NOT_AFTER[old.split()[0]].search(sentence):
         return None
+    if old.split()[0] in ("arrives", "arrived") and before_word in _NOT_AGENTS:
+        return None  # "the time arrives" cannot "turn back"
     if old.split()[0] in lexicon.EN_BARE_INFINITIVE_VERBS and \
             new.split()[0] not in lexicon.EN_BARE_INFINITIVE_VERBS and \
             _bare_infinitive_follows(sentence[end:]):
