@@ -64,6 +64,23 @@ def test_zh_affirmed_experience_keeps_its_aspect():
     assert "青禾看了师父一眼。" in spans("青禾没有看师父一眼。", "polarity", "zh")
 
 
+def test_polarity_balances_negations_added_and_removed():
+    """Summaries with nothing negated can only get a negation; where a summary offers both,
+    the generator takes the direction used less so far, so "not" is added about as often as
+    removed (a classifier then cannot read "not" as injected)."""
+    generator = RulesGenerator(13)
+    only_negate = [f"Wren rang bell {n} at noon." for n in ("one", "two", "three")]
+    both = [f"Wren could see the {thing}. Jory did not go home."
+            for thing in ("bell", "lamp", "clock", "boat", "ship", "tower")]
+    subtypes = [generator.generate(s, "en", EN_PEOPLE, "polarity", 0).subtype
+                for s in only_negate + both]
+    assert subtypes[:3] == ["negate"] * 3
+    assert subtypes[3:6] == ["affirm"] * 3  # catching up
+    assert sorted(subtypes[6:]) == ["affirm", "negate", "negate"] or \
+        sorted(subtypes[6:]) == ["affirm", "affirm", "negate"]
+    assert abs(subtypes.count("negate") - subtypes.count("affirm")) <= 1
+
+
 # --- event -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("summary,broken", [
@@ -101,6 +118,31 @@ def test_zh_event_word_inside_a_place_name_is_not_an_event():
 def test_zh_outcome_taking_a_clause_reads_as_a_refusal():
     assert spans("小满答应九月初九一起去临川府作证。", "event", "zh") == sorted([
         "小满拒绝九月初九一起去临川府作证。", "小满回绝九月初九一起去临川府作证。"])
+
+
+# --- relation --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("summary,broken", [
+    ("Thaddeus Vell brought his sister Rosalind. Orrin visited his father.", "his father Rosalind"),
+    ("Her son Pell climbed a drainpipe. Wren's aunt Edda waited.", "Her aunt Pell"),
+    ("Orrin gave Wren the workbook of his great-grandfather Amsel.", "great-uncle"),
+])
+def test_relation_stand_in_keeps_gender_and_compounds(summary, broken):
+    assert not any(broken in s for s in spans(summary, "relation")), broken
+
+
+@pytest.mark.parametrize("summary,kept", [
+    ("Wren showed the drum to Master Pryce and his brother.", "Master Pryce"),
+    ("Liesl, the daughter of the salvage master Ansel Brack, met her aunt.", "salvage master"),
+])
+def test_a_title_or_a_trade_is_no_relation(summary, kept):
+    made = spans(summary, "relation")
+    assert made and all(kept in s for s in made), made
+
+
+def test_zh_relation_stand_in_keeps_gender():
+    made = spans("表妹青禾搬来墨坊。舅舅周大有送木炭来。", "relation", "zh")
+    assert not any("表妹周大有" in s or "舅舅青禾" in s for s in made), made
 
 
 # --- causal ----------------------------------------------------------------------------------

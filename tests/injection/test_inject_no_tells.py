@@ -94,7 +94,7 @@ def test_a_non_word_is_refused():
 
 def test_new_words_in_an_all_capitals_heading_are_capitals():
     """"HIS MASTER" -> "HIS Father" gave the change away in chapter headings."""
-    summary = ("IN WHICH SANCHO PANZA TALKS WITH HIS MASTER ABOUT THE TWO GIANTS. "
+    summary = ("IN WHICH SANCHO PANZA TALKS WITH HIS FATHER ABOUT THE TWO GIANTS. "
                "THE KNIGHT RIDES TO THE INN WITH HIS SQUIRE.")
     for type_id in ("relation", "number"):
         found = all_candidates(summary, type_id, entities=[])

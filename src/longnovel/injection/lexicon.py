@@ -125,16 +125,27 @@ EN_STOPWORDS = {
 # --- relation words --------------------------------------------------------------------------
 # replace: one stated relationship or identity becomes another one.
 EN_RELATION_REPLACE = {
-    "father": ["uncle", "guardian"], "mother": ["aunt", "stepmother"], "uncle": ["father"],
-    "aunt": ["mother"], "brother": ["cousin"], "sister": ["cousin"], "son": ["nephew"],
-    "daughter": ["niece"], "nephew": ["son"], "niece": ["daughter"], "husband": ["brother"],
+    "father": ["uncle", "guardian", "stepfather"], "mother": ["aunt", "stepmother"],
+    "uncle": ["father", "stepfather"], "aunt": ["mother", "stepmother"],
+    "brother": ["cousin", "half-brother"], "sister": ["cousin", "half-sister"],
+    "son": ["nephew", "stepson"], "daughter": ["niece", "stepdaughter"], "nephew": ["son"], "niece": ["daughter"], "husband": ["brother"],
     "wife": ["sister"], "cousin": ["brother"], "grandfather": ["uncle"],
-    "grandmother": ["aunt"], "teacher": ["father"], "master": ["father"], "servant": ["son"],
+    "grandmother": ["aunt"], "teacher": ["father"], "servant": ["son"],
     "maid": ["daughter"], "guardian": ["father"], "fiancé": ["brother"], "fiancée": ["sister"],
     "stepmother": ["mother"], "stepfather": ["father"], "employer": ["uncle"], "tutor": ["father"],
     "fathers": ["uncles"], "mothers": ["aunts"], "brothers": ["cousins"], "sisters": ["cousins"],
     "sons": ["nephews"], "daughters": ["nieces"], "cousins": ["brothers"],
 }
+# Gendered relation words: a stand-in of the other gender ("his sister Rosalind" -> "his father
+# Rosalind") says nothing a reader would believe.
+EN_MALE_RELATIONS = {"father", "uncle", "brother", "son", "nephew", "husband", "grandfather",
+                     "stepfather", "fiancé", "half-brother", "brother-in-law", "fathers",
+                     "uncles", "brothers", "sons", "nephews", "husbands"}
+EN_FEMALE_RELATIONS = {"mother", "aunt", "sister", "daughter", "niece", "wife", "grandmother",
+                       "stepmother", "fiancée", "maid", "mothers", "aunts", "sisters",
+                       "daughters", "nieces", "wives"}
+ZH_MALE_CHARS = set("父爸兄哥弟叔伯舅夫侄爷公婿")
+ZH_FEMALE_CHARS = set("母妈姐妹姑姨妻女婶嫂娘奶婆媳")
 # invent: a relationship the book never states (acquaintance -> kin).
 EN_RELATION_INVENT = {
     "friend": ["cousin", "half-brother"], "friends": ["cousins"], "neighbor": ["cousin"],
@@ -145,14 +156,18 @@ EN_RELATION_INVENT = {
     "lodger": ["nephew"], "partner": ["brother-in-law"], "ally": ["cousin"],
 }
 ZH_RELATION_REPLACE = {
-    "父亲": ["叔叔", "舅舅"], "母亲": ["姑姑", "姨妈"], "爸爸": ["叔叔"], "妈妈": ["姨妈"],
-    "哥哥": ["表哥"], "姐姐": ["表姐"], "弟弟": ["堂弟"], "妹妹": ["表妹"], "儿子": ["侄子"],
-    "女儿": ["侄女"], "丈夫": ["哥哥"], "妻子": ["妹妹"], "爷爷": ["外公"], "奶奶": ["外婆"],
-    "外公": ["爷爷"], "外婆": ["奶奶"], "祖父": ["外祖父"], "祖母": ["外祖母"], "叔叔": ["舅舅"],
-    "伯父": ["舅舅"], "舅舅": ["叔叔"], "姑姑": ["姨妈"], "姨妈": ["姑姑"], "表哥": ["亲哥哥"],
-    "表妹": ["亲妹妹"], "侄子": ["儿子"], "侄女": ["女儿"], "师父": ["父亲"], "师傅": ["父亲"],
-    "老师": ["父亲"], "徒弟": ["儿子"], "丫鬟": ["女儿"], "主人": ["父亲"], "岳父": ["伯父"],
-    "婆婆": ["姑妈"], "嫂子": ["姐姐"], "女婿": ["侄子"], "未婚妻": ["妹妹"], "未婚夫": ["哥哥"],
+    "父亲": ["叔叔", "舅舅", "伯父"], "母亲": ["姑姑", "姨妈", "婶婶"], "爸爸": ["叔叔", "舅舅"],
+    "妈妈": ["姨妈", "婶婶"], "哥哥": ["表哥", "堂哥"], "姐姐": ["表姐", "堂姐"],
+    "弟弟": ["堂弟", "表弟"], "妹妹": ["表妹", "堂妹"], "儿子": ["侄子", "外甥"],
+    "女儿": ["侄女", "外甥女"], "丈夫": ["哥哥"], "妻子": ["妹妹"], "爷爷": ["外公"],
+    "奶奶": ["外婆"], "外公": ["爷爷"], "外婆": ["奶奶"], "祖父": ["外祖父"], "祖母": ["外祖母"],
+    "叔叔": ["舅舅", "伯父", "姨父"], "伯父": ["舅舅", "叔叔"], "舅舅": ["叔叔", "伯父", "姨父"],
+    "姑姑": ["姨妈", "婶婶", "舅妈"], "姨妈": ["姑姑", "婶婶", "舅妈"],
+    "表哥": ["亲哥哥", "堂哥", "表弟"], "表妹": ["亲妹妹", "堂妹", "表姐"],
+    "侄子": ["儿子", "外甥"], "侄女": ["女儿", "外甥女"], "师父": ["父亲", "叔叔"],
+    "师傅": ["父亲", "叔叔"], "老师": ["父亲"], "徒弟": ["儿子", "侄子"], "丫鬟": ["女儿"],
+    "主人": ["父亲"], "岳父": ["伯父"], "婆婆": ["姑妈"], "嫂子": ["姐姐"], "女婿": ["侄子"],
+    "未婚妻": ["妹妹"], "未婚夫": ["哥哥"],
 }
 ZH_RELATION_INVENT = {
     "朋友": ["表兄弟", "堂兄弟"], "好友": ["表兄"], "同学": ["表兄"], "邻居": ["远房亲戚"],

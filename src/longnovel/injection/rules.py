@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import replace
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
@@ -24,6 +24,10 @@ from longnovel.injection.text import all_capitals
 from longnovel.injection.wordcheck import acceptable, changed_region
 
 GENERATOR_NAME = "rules"
+# Sub-types that undo each other: a generator that mostly adds negations teaches a classifier
+# that "not"/没有 means injected. Of these, the one used least so far (per language) goes first
+# wherever a summary offers both.
+BALANCED_SUBTYPES = {"polarity": ("negate", "affirm")}
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 RULE_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
             "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
@@ -48,6 +52,7 @@ class RulesGenerator:
     def __init__(self, seed: int):
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
+        self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0) -> Candidate | NotApplicable:
@@ -61,6 +66,8 @@ class RulesGenerator:
             edit = self._pick(draft, type_id, attempt, region=False)
         if edit is None:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
+        if type_id in BALANCED_SUBTYPES:
+            self.subtype_counts.setdefault((language, type_id), Counter())[edit.subtype] += 1
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
 
@@ -69,8 +76,11 @@ class RulesGenerator:
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
         edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
+        used = self.subtype_counts.get((draft.language, type_id)) \
+            if type_id in BALANCED_SUBTYPES else None
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
-                             accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))))
+                             accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))),
+                             used=used)
         return restyled(draft, edit.shifted(offset)) if edit else None
 
     def _region(self, draft: Draft, type_id: str) -> tuple[Draft, int]:
@@ -137,14 +147,17 @@ def _sentence_before(draft: Draft, position: int) -> str:
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,
-                  accept=None):
+                  accept=None, used: Counter | None = None):
     """The option (anything with a ``subtype``) to use on this attempt, or None: sub-types in
     a seeded order, cycled by attempt; within one, a seeded order of places. Shared by the
     rules and the LLM generator, so both try the same places in the same order.
 
     ``accept`` (an option -> bool check) is asked lazily: of each sub-type only until one
     option passes, and of the chosen sub-type's places, so a summary with thousands of
-    possible edits costs a few checks, not thousands."""
+    possible edits costs a few checks, not thousands.
+
+    ``used`` (sub-type -> times chosen so far) puts the least used sub-types first, the seeded
+    order breaking ties."""
     accept = accept or (lambda option: True)
     rng = random.Random(_digest(seed, type_id, summary))
     by_subtype: dict[str, list] = {}
@@ -157,6 +170,8 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     order = [subtype for subtype in order if any(accept(o) for o in by_subtype[subtype])]
     if not order:
         return None
+    if used:
+        order.sort(key=lambda subtype: used[subtype])  # stable: ties keep the seeded order
     wanted, places = attempt // len(order), []
     for option in by_subtype[order[attempt % len(order)]]:
         if accept(option):

@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "15"
+CODE_VERSION = "16"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (

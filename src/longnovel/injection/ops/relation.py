@@ -15,8 +15,36 @@ def edits(draft: Draft) -> list[Edit]:
         tables = (lexicon.ZH_RELATION_REPLACE, lexicon.ZH_RELATION_INVENT)
     else:
         tables = (lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT)
-    return (word_edits(draft, _own_words_first(draft, tables[0]), "replace")
-            + word_edits(draft, _own_words_first(draft, tables[1]), "invent"))
+    return (word_edits(draft, _own_words_first(draft, tables[0]), "replace", en_adapt=_fit)
+            + word_edits(draft, _own_words_first(draft, tables[1]), "invent", en_adapt=_fit))
+
+
+def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
+    """None where an en relation word is part of a compound ("great-grandfather" cannot
+    become "great-mother") or a title before a name ("Aunt Mabry", "Master Pryce")."""
+    if sentence[start - 1 : start] == "-" or sentence[end : end + 1] == "-":
+        return None
+    word = sentence[start:end]
+    if start > 0 and word.istitle() and re.match(r"\s+[A-Z][a-z]", sentence[end:]):
+        return None
+    return new
+
+
+def gender(word: str, zh: bool) -> str | None:
+    """"m", "f" or None (either, or not known) for a relation word."""
+    if zh:
+        male = any(c in lexicon.ZH_MALE_CHARS for c in word)
+        female = any(c in lexicon.ZH_FEMALE_CHARS for c in word)
+        return None if male == female else ("m" if male else "f")
+    word = word.lower()
+    if word in lexicon.EN_MALE_RELATIONS:
+        return "m"
+    return "f" if word in lexicon.EN_FEMALE_RELATIONS else None
+
+
+def _same_gender(a: str, b: str, zh: bool) -> bool:
+    ga, gb = gender(a, zh), gender(b, zh)
+    return ga is None or gb is None or ga == gb
 
 
 def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -28,7 +56,8 @@ def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, lis
     books = {e["name"] for e in draft.entities if e["type"] in ("kinship", "title")}
     out = {}
     for word, replacements in table.items():
-        own = [w for w in words if w != word and _same_number(w, word, draft.zh)]
+        own = [w for w in words if w != word and _same_number(w, word, draft.zh)
+               and _same_gender(w, word, draft.zh)]
         in_book = [w for w in replacements if w in books or w.rstrip("s") in books]
         out[word] = own or in_book or list(replacements)
     return out
