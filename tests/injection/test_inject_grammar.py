@@ -216,6 +216,24 @@ def invented_in(summary: str, language: str) -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("summary,broken", [
+    ("Corra had borrowed four hundred crowns, and because the bank insisted, she insured it.",
+     "The bank insisted, she"),
+    ("Cobb begged Wren to ring the bell, but she refused, because the ships would sink.",
+     "because Cobb begged"),
+    ("At a quarter to twelve she reported the heat-rash, so Wren rang eleven strokes.",
+     "so At a quarter"),
+])
+def test_a_tangled_cause_is_not_traded(summary, broken):
+    made = spans(summary, "causal")
+    assert not any(broken in s for s in made), made
+
+
+def test_a_plain_cause_is_still_traded():
+    assert "The letter is cruel because Mabry cries." in spans(
+        "Mabry cries because the letter is cruel.", "causal")
+
+
 def test_a_reported_reasoning_is_not_inverted():
     # 青禾算出 reports the reasoning; "A，B，因为青禾算出" would be no sentence
     made = spans("青禾算出，因为府学要留三十斤松烟，松岭的烟只够做一千锭。", "causal", "zh")

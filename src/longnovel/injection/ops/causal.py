@@ -55,6 +55,8 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
             continue
         if _reports(m, draft.zh):
             break  # "青禾算出，因为A，B": the part before the cause is a report, not an effect
+        if not draft.zh and _tangled(m):
+            break  # "A, and because B, C" / "A, but she refused, because B": no plain pair
         inverted = _fill(template, m, draft)
         if lead:
             inverted = lead.group() + draft.lower_first(inverted)
@@ -230,6 +232,25 @@ def _reports(m: re.Match, zh: bool) -> bool:
         return head.endswith(lexicon.ZH_REPORTING_VERBS)
     head = head.removesuffix(" because").rstrip(", ").removesuffix(" that")
     return head.split()[-1:] != [] and head.split()[-1].lower() in lexicon.EN_REPORTING_VERBS
+
+
+# A clause opening with when it happened ("At a quarter to twelve she ...", "On the ninth he").
+_TIME_OPENING = re.compile(
+    r"(?i)(?:at|on|by|in|during|before|after|until|that|the next)\s+(?:a quarter|half|\d|noon|"
+    r"midnight|dawn|dusk|daybreak|the \w+(?:th|st|nd|rd)\b|\w+day\b|night|morning|evening|"
+    r"afternoon|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)")
+
+
+def _tangled(m: re.Match) -> bool:
+    """Is an en cause or effect more than one plain clause (a comma inside it, a dangling
+    "and"), or does it open with a time phrase that the trade would bury mid-sentence?"""
+    parts = [m.group("a"), m.group("b")]
+    if any("," in part or ";" in part for part in parts):
+        return True
+    if re.search(r"\b(?:and|but|or|so|then)$", m.group("b").strip()):
+        return True
+    return any(strip_time_phrase(part, False) != part or _TIME_OPENING.match(part)
+               for part in parts)
 
 
 def _leading_name(draft: Draft, body: str) -> str | None:
