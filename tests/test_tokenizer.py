@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from longnovel.tokenizer import (
     JOIN,
     QWEN3_SHA256,
+    _has_qwen_pretokenizer,
     file_sha256,
     last_line,
     load_tokenizer,
@@ -30,6 +31,8 @@ def test_packaged_tokenizer_is_the_official_qwen3_file():
     assert TOKENIZER.joins_are_local
     assert TOKENIZER.count("Hello world") == 2
     assert TOKENIZER.count_batch(["你好", "Hello world", ""]) == [1, 2, 0]
+    # the loader trusts the pinned file's pre-tokenizer instead of parsing it on every load
+    assert _has_qwen_pretokenizer(packaged_tokenizer_path().read_text(encoding="utf-8"))
 
 
 indented_text = st.lists(st.sampled_from(INDENTED), min_size=1, max_size=40).map(

@@ -82,3 +82,25 @@ def test_describe_names_both_sentences_in_the_sample_language():
     assert text.startswith("Entity error: ") and '"Orrin walks' in text and '"Mabry walks' in text
     added = cand(EN + " X.", "X.", "", "fabrication", "continue")
     assert "does not support" in describe(added, "en")
+
+
+def test_split_edited_is_split_sentences_of_the_new_text():
+    """The validator re-splits only the lines an edit touches; the result must be exactly the
+    full split, whatever the edit (a word, a sentence joined or added, a line break)."""
+    import random
+    from pathlib import Path
+
+    from longnovel.injection.text import split_edited, split_sentences
+
+    root = Path(__file__).resolve().parents[2] / "data/raw/sample"
+    rng = random.Random(5)
+    for language in ("en", "zh"):
+        files = sorted((root / language).rglob("*.summary.txt"))[:6]
+        old = "\n\n".join(f.read_text(encoding="utf-8") for f in files)
+        for _ in range(60):
+            a = rng.randrange(len(old))
+            b = min(len(old), a + rng.choice((0, 1, 5, 40, 200)))
+            new = old[:a] + rng.choice(("", "x", ". Then ", "。然后", "\n", " Mr. Vale ", "；")) \
+                + old[b:]
+            assert split_edited(old, new, language) == split_sentences(new, language), (a, b)
+        assert split_edited(old, old, language) == split_sentences(old, language)

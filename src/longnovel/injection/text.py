@@ -37,8 +37,47 @@ def split_sentences(text: str, language: str) -> list[str]:
     return [text[a:b] for a, b in sentence_spans(text, language)]
 
 
-def _paragraph_spans(text: str):
-    for match in re.finditer(r"[^\n]+", text):
+def split_edited(old: str, new: str, language: str) -> list[str]:
+    """``split_sentences(new)`` for ``new`` made from ``old`` by one edit: only the lines the
+    edit touches are split again, the others' sentences come from ``old``'s cached spans (a
+    100k-token window's summary has 500 sentences; the validator asks for every candidate)."""
+    prefix, suffix = common_ends(old, new)
+    if prefix == len(old) == len(new):
+        return split_sentences(new, language)
+    start = old.rfind("\n", 0, prefix) + 1
+    old_end = old.find("\n", len(old) - suffix)
+    old_end = len(old) if old_end < 0 else old_end
+    new_end = old_end + len(new) - len(old)
+    spans = _sentence_spans(old, language)
+    out = [old[a:b] for a, b in spans if b <= start]
+    for para_start, para_end in _paragraph_spans(new, start, new_end):
+        out.extend(new[a:b] for a, b in _split_paragraph(new, para_start, para_end, language))
+    out.extend(old[a:b] for a, b in spans if a >= old_end)
+    return out
+
+
+def common_ends(a: str, b: str) -> tuple[int, int]:
+    """Lengths of the longest common prefix of ``a`` and ``b``, and of the longest common
+    suffix of what is left (slice comparisons, so long texts cost a few C-level compares)."""
+    def longest(match) -> int:
+        low, high = 0, min(len(a), len(b))
+        while low < high:
+            mid = (low + high + 1) // 2
+            if match(mid):
+                low = mid
+            else:
+                high = mid - 1
+        return low
+
+    prefix = longest(lambda k: a[:k] == b[:k])
+    rest = min(len(a), len(b)) - prefix
+    suffix = longest(lambda k: k <= rest and a[len(a) - k :] == b[len(b) - k :])
+    return prefix, suffix
+
+
+def _paragraph_spans(text: str, start: int = 0, end: int | None = None):
+    end = len(text) if end is None else end
+    for match in re.compile(r"[^\n]+").finditer(text, start, end):
         if match.group().strip():
             yield match.start(), match.end()
 
@@ -85,7 +124,15 @@ def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
 
 def cjk_share(text: str) -> float:
     """Share of CJK characters among CJK and Latin letters (1.0 for a text with neither)."""
-    cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
+    return share_of(*letter_counts(text))
+
+
+def letter_counts(text: str) -> tuple[int, int]:
+    """(CJK characters, Latin letters) of ``text``."""
+    return len(_CJK.findall(text)), len(_LATIN.findall(text))
+
+
+def share_of(cjk: int, latin: int) -> float:
     return 1.0 if cjk + latin == 0 else cjk / (cjk + latin)
 
 

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from longnovel.injection.candidate import Candidate
-from longnovel.injection.text import cjk_share, split_sentences
+from longnovel.injection.text import (
+    common_ends,
+    letter_counts,
+    share_of,
+    split_edited,
+    split_sentences,
+)
 from longnovel.taxonomy import TYPES, display_name
 
 MIN_LENGTH_RATIO, MAX_LENGTH_RATIO = 0.7, 1.5
@@ -21,9 +28,11 @@ def validate(candidate: Candidate, language: str) -> str | None:
         return "unknown_subtype"
     if not new.strip() or not candidate.hallucinated_span.strip():
         return "empty"
-    if _words_only(new) == _words_only(old):
-        return "unchanged"
-    reason = _check_language(new, language) or _check_length(old, new)
+    prefix, suffix = common_ends(old, new)
+    old_part, new_part = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
+    if _words_only(new_part) == _words_only(old_part):
+        return "unchanged"  # the same as comparing the whole texts: the rest is shared
+    reason = _check_language(old, old_part, new_part, language) or _check_length(old, new)
     if reason:
         return reason
     if candidate.hallucinated_span.strip() not in new:
@@ -31,6 +40,17 @@ def validate(candidate: Candidate, language: str) -> str | None:
     if candidate.original_span.strip() and candidate.original_span.strip() not in old:
         return "original_span_not_in_original"
     return _check_sentences(candidate, language)
+
+
+@lru_cache(maxsize=64)
+def _normalized_old(text: str, language: str) -> tuple[str, ...]:
+    return tuple(_normalize(s) for s in split_sentences(text, language))
+
+
+def _normalized_sentences(text: str, language: str) -> list[str]:
+    """The original summary's sentences, whitespace-normalized (cached: every type and
+    attempt of a window validates against the same original)."""
+    return list(_normalized_old(text, language))
 
 
 def _normalize(text: str) -> str:
@@ -44,11 +64,19 @@ def _words_only(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).lower()
 
 
-def _check_language(new: str, language: str) -> str | None:
-    share = cjk_share(new)
+def _check_language(old: str, old_part: str, new_part: str, language: str) -> str | None:
+    """The new summary's CJK share, from the original's (cached) counts and the edit's."""
+    (cjk, latin), (cjk_new, latin_new), (cjk_old, latin_old) = (
+        _letters(old), letter_counts(new_part), letter_counts(old_part))
+    share = share_of(cjk + cjk_new - cjk_old, latin + latin_new - latin_old)
     if language == "zh" and share < 0.5 or language != "zh" and share > 0.2:
         return "language_changed"
     return None
+
+
+@lru_cache(maxsize=64)
+def _letters(text: str) -> tuple[int, int]:
+    return letter_counts(text)
 
 
 def _check_length(old: str, new: str) -> str | None:
@@ -68,8 +96,9 @@ def changed_sentences(old: list[str], new: list[str]) -> tuple[list[int], list[i
 
 
 def _check_sentences(candidate: Candidate, language: str) -> str | None:
-    old = [_normalize(s) for s in split_sentences(candidate.original_summary, language)]
-    new = [_normalize(s) for s in split_sentences(candidate.summary, language)]
+    old = _normalized_sentences(candidate.original_summary, language)
+    new = [_normalize(s) for s in split_edited(candidate.original_summary, candidate.summary,
+                                               language)]
     gone, added = changed_sentences(old, new)
     if candidate.type == "temporal":
         reason, added = _check_swap(old, new)
