@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import is_commentary, quoted_spans
+from longnovel.injection.text import common_ends, is_commentary, quoted_spans
 
 # Contractions a summary may contain; any other "<word>'t" is a broken one.
 EN_CONTRACTIONS = {
@@ -77,13 +77,7 @@ def _touches_commentary(draft, edit: Edit) -> bool:
 
 def changed_region(old: str, new: str) -> tuple[int, int]:
     """(start, end) in ``old`` of the characters an edit from ``old`` to ``new`` changes."""
-    prefix = 0
-    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
-        prefix += 1
-    suffix = 0
-    while (suffix < min(len(old), len(new)) - prefix
-           and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]):
-        suffix += 1
+    prefix, suffix = common_ends(old, new)
     return prefix, len(old) - suffix
 
 

@@ -148,7 +148,7 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     forms = _writers_joins(draft)
     if not forms:
         return None  # a writer who never writes "because" or "so" would not write it here
-    because_first = forms[0] if len(forms) == 1 else _digest_parity(draft, i)
+    because_first = forms[0] if len(forms) == 1 else _coin(draft, i)
     if draft.zh:
         joined = f"因为{clause}，{effect}" if because_first else f"{clause}，所以{effect}"
         return prefix + joined + end, True
@@ -187,7 +187,7 @@ def _writers_joins(draft: Draft) -> tuple[bool, ...]:
     return draft.memo("causal_joins", joins)
 
 
-def _digest_parity(draft: Draft, i: int) -> bool:
+def _coin(draft: Draft, i: int) -> bool:
     """A stable coin per summary and sentence, for the form an invented cause takes."""
     return (len(draft.sentences[i]) + len(draft.sentences[i - 1]) + i) % 2 == 0
 
