@@ -20,14 +20,14 @@ from longnovel.injection.ops import (
 )
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.script import is_traditional, to_traditional
-from longnovel.injection.text import all_capitals
-from longnovel.injection.wordcheck import acceptable, changed_region
+from longnovel.injection.text import all_capitals, changed_parts
+from longnovel.injection.wordcheck import acceptable
 
 GENERATOR_NAME = "rules"
-# Sub-types that undo each other: a generator that mostly adds negations teaches a classifier
-# that "not"/没有 means injected. Of these, the one used least so far (per language) goes first
-# wherever a summary offers both.
-BALANCED_SUBTYPES = {"polarity": ("negate", "affirm")}
+# Types whose sub-types undo each other (polarity: negate / affirm): a generator that mostly
+# adds negations teaches a classifier that "not"/没有 means injected. Their sub-type used least
+# so far (per language) goes first wherever a summary offers both.
+BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 RULE_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
             "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
@@ -66,7 +66,7 @@ class RulesGenerator:
             edit = self._pick(draft, type_id, attempt, region=False)
         if edit is None:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
-        if type_id in BALANCED_SUBTYPES:
+        if type_id in BALANCED_TYPES:
             self.subtype_counts.setdefault((language, type_id), Counter())[edit.subtype] += 1
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
@@ -77,7 +77,7 @@ class RulesGenerator:
         part, offset = self._region(draft, type_id) if region else (draft, 0)
         edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
         used = self.subtype_counts.get((draft.language, type_id)) \
-            if type_id in BALANCED_SUBTYPES else None
+            if type_id in BALANCED_TYPES else None
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
                              accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))),
                              used=used)
@@ -130,8 +130,7 @@ def restyled(draft: Draft, edit: Edit) -> Edit:
     if convert is None:
         return edit
     replaced = draft.summary[edit.start : edit.end]
-    a, b = changed_region(replaced, edit.text)
-    b = len(edit.text) - (len(replaced) - b)  # the same region, in the new text
+    a, _, b = changed_parts(replaced, edit.text)
     new_part = convert(edit.text[a:b])
     if len(new_part) != b - a or new_part == edit.text[a:b]:
         return edit

@@ -56,6 +56,13 @@ def split_edited(old: str, new: str, language: str) -> list[str]:
     return out
 
 
+def changed_parts(old: str, new: str) -> tuple[int, int, int]:
+    """(start, end in ``old``, end in ``new``) of the characters an edit from ``old`` to
+    ``new`` changes: ``old[start:old_end]`` became ``new[start:new_end]``."""
+    prefix, suffix = common_ends(old, new)
+    return prefix, len(old) - suffix, len(new) - suffix
+
+
 def common_ends(a: str, b: str) -> tuple[int, int]:
     """Lengths of the longest common prefix of ``a`` and ``b``, and of the longest common
     suffix of what is left (slice comparisons, so long texts cost a few C-level compares)."""
@@ -75,9 +82,12 @@ def common_ends(a: str, b: str) -> tuple[int, int]:
     return prefix, suffix
 
 
+_LINE = re.compile(r"[^\n]+")
+
+
 def _paragraph_spans(text: str, start: int = 0, end: int | None = None):
     end = len(text) if end is None else end
-    for match in re.compile(r"[^\n]+").finditer(text, start, end):
+    for match in _LINE.finditer(text, start, end):
         if match.group().strip():
             yield match.start(), match.end()
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from longnovel.injection.candidate import Candidate
 from longnovel.injection.text import (
-    common_ends,
+    changed_parts,
     letter_counts,
     share_of,
     split_edited,
@@ -28,8 +28,8 @@ def validate(candidate: Candidate, language: str) -> str | None:
         return "unknown_subtype"
     if not new.strip() or not candidate.hallucinated_span.strip():
         return "empty"
-    prefix, suffix = common_ends(old, new)
-    old_part, new_part = old[prefix : len(old) - suffix], new[prefix : len(new) - suffix]
+    start, old_end, new_end = changed_parts(old, new)
+    old_part, new_part = old[start:old_end], new[start:new_end]
     if _words_only(new_part) == _words_only(old_part):
         return "unchanged"  # the same as comparing the whole texts: the rest is shared
     reason = _check_language(old, old_part, new_part, language) or _check_length(old, new)

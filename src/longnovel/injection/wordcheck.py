@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import common_ends, is_commentary, quoted_spans
+from longnovel.injection.text import changed_parts, is_commentary, quoted_spans
 
 # Contractions a summary may contain; any other "<word>'t" is a broken one.
 EN_CONTRACTIONS = {
@@ -77,8 +77,8 @@ def _touches_commentary(draft, edit: Edit) -> bool:
 
 def changed_region(old: str, new: str) -> tuple[int, int]:
     """(start, end) in ``old`` of the characters an edit from ``old`` to ``new`` changes."""
-    prefix, suffix = common_ends(old, new)
-    return prefix, len(old) - suffix
+    start, end, _ = changed_parts(old, new)
+    return start, end
 
 
 def _inside_quote(summary: str, edit: Edit) -> bool:

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import is_commentary, lower_first, sentence_spans
+from longnovel.injection.text import changed_parts, is_commentary, lower_first, sentence_spans
 
 
 @dataclass
@@ -140,6 +140,21 @@ _ZH_TIME_PHRASE = re.compile(r"^[^，。“”]{0,10}?(?:年|月|日|天|夜|晚
                              r"|[一二三四五六七八九十]+)[^，。“”]{0,3}[，,]")
 
 
+# A clause opening with when it happened, without the comma strip_time_phrase needs ("At a
+# quarter to twelve she ...", "On the ninth he ...").
+_EN_TIME_OPENING = re.compile(
+    r"(?i)(?:at|on|by|in|during|before|after|until|that|the next)\s+(?:a quarter|half|\d|noon|"
+    r"midnight|dawn|dusk|daybreak|the \w+(?:th|st|nd|rd)\b|\w+day\b|night|morning|evening|"
+    r"afternoon|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)")
+
+
+def opens_with_time(text: str, zh: bool) -> bool:
+    """Does ``text`` open with a date or time phrase?"""
+    if strip_time_phrase(text, zh) != text:
+        return True
+    return not zh and bool(_EN_TIME_OPENING.match(text))
+
+
 def strip_time_phrase(sentence: str, zh: bool) -> str:
     """``sentence`` without a leading date or time phrase."""
     match = (_ZH_TIME_PHRASE if zh else _EN_TIME_PHRASE).match(sentence)
@@ -214,11 +229,8 @@ def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
 
 
 def _uses_only_own_words(draft: Draft, edit: Edit) -> bool:
-    from longnovel.injection.wordcheck import changed_region
-
-    old = draft.summary[edit.start : edit.end]
-    a, b = changed_region(old, edit.text)
-    new = edit.text[a : len(edit.text) - (len(old) - b)]
+    a, _, b = changed_parts(draft.summary[edit.start : edit.end], edit.text)
+    new = edit.text[a:b]
     if draft.zh:
         return bool(new) and new in draft.summary
     words = re.findall(r"[A-Za-z]+", new)

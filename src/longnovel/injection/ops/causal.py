@@ -7,7 +7,7 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, strip_time_phrase
+from longnovel.injection.ops.base import Draft, opens_with_time, strip_time_phrase
 from longnovel.injection.ops.temporal import _split_opener
 from longnovel.injection.text import sentence_body, upper_first
 
@@ -132,7 +132,7 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     opener = sentence[: len(sentence) - len(rest)].strip(" ,，")
     if opener in ("Meanwhile",):
         return None  # two things at once: neither can have caused the other
-    if strip_time_phrase(effect, draft.zh) != effect:
+    if opens_with_time(effect, draft.zh):
         return None  # "因为A，十四到十六日，B": the effect has a time of its own
     if _opens_with_report(draft, effect):
         return None  # "Because she said nothing, Jory said he had left": no caused event
@@ -234,13 +234,6 @@ def _reports(m: re.Match, zh: bool) -> bool:
     return head.split()[-1:] != [] and head.split()[-1].lower() in lexicon.EN_REPORTING_VERBS
 
 
-# A clause opening with when it happened ("At a quarter to twelve she ...", "On the ninth he").
-_TIME_OPENING = re.compile(
-    r"(?i)(?:at|on|by|in|during|before|after|until|that|the next)\s+(?:a quarter|half|\d|noon|"
-    r"midnight|dawn|dusk|daybreak|the \w+(?:th|st|nd|rd)\b|\w+day\b|night|morning|evening|"
-    r"afternoon|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)")
-
-
 def _tangled(m: re.Match) -> bool:
     """Is an en cause or effect more than one plain clause (a comma inside it, a dangling
     "and"), or does it open with a time phrase that the trade would bury mid-sentence?"""
@@ -249,8 +242,7 @@ def _tangled(m: re.Match) -> bool:
         return True
     if re.search(r"\b(?:and|but|or|so|then)$", m.group("b").strip()):
         return True
-    return any(strip_time_phrase(part, False) != part or _TIME_OPENING.match(part)
-               for part in parts)
+    return any(opens_with_time(part, False) for part in parts)
 
 
 def _leading_name(draft: Draft, body: str) -> str | None:
@@ -272,7 +264,7 @@ def _has_subject(draft: Draft, body: str) -> bool:
     word = first.group()
     if word.lower() in lexicon.EN_SUBJECT_OPENERS:
         return True
-    proper = {w.lower() for w in draft.proper_words}
+    proper = draft.memo("proper_lower", lambda: {w.lower() for w in draft.proper_words})
     return word.lower() in proper and not _is_heading_verb(word)
 
 
@@ -281,8 +273,7 @@ def _has_verb(clause: str) -> bool:
     from lemminflect import getAllLemmas
 
     words = re.findall(r"[A-Za-z]+", clause.split(",")[0])[1:]
-    return any("VERB" in getAllLemmas(w.lower()) or "AUX" in getAllLemmas(w.lower())
-               for w in words)
+    return any({"VERB", "AUX"} & getAllLemmas(w.lower()).keys() for w in words)
 
 
 def _is_heading_verb(word: str) -> bool:
