@@ -36,15 +36,18 @@ def regenerate(run_dir: Path, config, tiers: list[str] | None) -> list[dict]:
     from longnovel.injection.entities import merge_entities
     from longnovel.stages import inject
 
-    windows = [w for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()
-               if not tiers or w["tier"] in tiers]
+    # in the stage's order (by window id, in its chunks): the rules' balancing depends on it
+    windows = sorted((w for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()
+                      if not tiers or w["tier"] in tiers), key=lambda w: w["window_id"])
     by_unit: dict = {}
     for row in pq.read_table(run_dir / "inject/entities.parquet").to_pylist():
         by_unit.setdefault((row["book_id"], row["unit_index"]), []).append(row)
     entities = {w["window_id"]: merge_entities([by_unit.get(u, []) for u in inject._units_of(w)])
                 for w in windows}
     engine = inject.Engine(_Ctx(config), entities, None)
-    rows = engine.run(inject._jobs(windows, config))
+    jobs, rows = inject._jobs(windows, config), []
+    for start in range(0, len(jobs), inject.RULES_CHUNK_JOBS):
+        rows += engine.run(jobs[start : start + inject.RULES_CHUNK_JOBS])
     return rows + inject._rebalance(engine, windows, rows, config.inject.type_list())
 
 

@@ -6,9 +6,10 @@ from longnovel.injection import Candidate, NotApplicable, RulesGenerator, valida
 
 
 def candidate_of(summary, language, entities, type_id, subtype, seed=13) -> Candidate:
-    generator = RulesGenerator(seed)
     for attempt in range(40):
-        out = generator.generate(summary, language, entities, type_id, attempt)
+        # a new generator each time: the sub-type's seeded place, not one the word flow of the
+        # attempts before moved (RulesGenerator.word_flow)
+        out = RulesGenerator(seed).generate(summary, language, entities, type_id, attempt)
         assert not isinstance(out, NotApplicable), out
         if out.subtype == subtype:
             assert validate(out, language) is None, validate(out, language)

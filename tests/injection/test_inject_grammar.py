@@ -106,7 +106,33 @@ def test_event_replacements_vary_and_prefer_the_writers_words():
     made = spans("Wren bought a lamp.", "event")
     assert made == ["Wren borrowed a lamp.", "Wren rented a lamp.", "Wren stole a lamp."]
     assert spans("Orrin rented a room. Wren bought a lamp.", "event") == [
-        "Wren rented a lamp."]
+        "Orrin bought a room.", "Wren rented a lamp."]  # the writer's two words, either way
+
+
+@pytest.mark.parametrize("summary,broken", [
+    ("The charge against Orrin was dismissed.", "was promoted"),
+    ("Joan, who had survived the fever, told him.", "died the fever"),
+    ("Cobb begged Wren to ring the bell, but she refused, because it was late.", "accepted,"),
+    ("Silas Morrow blamed bad wells.", "thanked bad wells"),
+    ("She blamed her clock.", "thanked her clock"),
+    ("Ralph failed the test.", "succeeded the test"),
+    ("Her father died of fever.", "survived of"),
+    ("Corra had borrowed four hundred crowns.", "bought four hundred"),
+])
+def test_the_way_back_keeps_the_grammar(summary, broken):
+    """The lexicon's pairs go both ways now (refused -> accepted as well as accepted ->
+    refused), only in the senses that read: each of these was written by a first version."""
+    assert not any(broken in s for s in spans(summary, "event")), broken
+
+
+def test_the_way_back_is_open_where_it_reads():
+    assert "Kit accepted the tea." in spans("Kit refused the tea.", "event")
+    assert "Silas Morrow thanked the captain." in spans("Silas Morrow blamed the captain.",
+                                                         "event")
+    assert "Hal survived." in spans("Hal died.", "event")
+    assert "Ralph managed to save the boat." in spans("Ralph failed to save the boat.", "event")
+    assert "顾衡山答应了。" in spans("顾衡山回绝了。", "event", "zh")
+    assert "船回到落雁桥。" in spans("船离开落雁桥。", "event", "zh")
 
 
 def test_zh_event_word_inside_a_place_name_is_not_an_event():

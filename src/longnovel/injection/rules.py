@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter, OrderedDict
+from collections.abc import Collection
 from dataclasses import replace
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
@@ -20,7 +21,7 @@ from longnovel.injection.ops import (
 )
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.script import is_traditional, to_traditional
-from longnovel.injection.text import all_capitals, changed_parts
+from longnovel.injection.text import all_capitals, changed_parts, changed_words
 from longnovel.injection.wordcheck import acceptable
 
 GENERATOR_NAME = "rules"
@@ -28,6 +29,11 @@ GENERATOR_NAME = "rules"
 # adds negations teaches a classifier that "not"/没有 means injected. Their sub-type used least
 # so far (per language) goes first wherever a summary offers both.
 BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
+# Within a sub-type, of this many places (the first that pass the checks, in the seeded order)
+# the one whose words keep the run's word flow most even goes first: a word every edit brings
+# in ("declined", 回绝, "aunt") is what an article-free classifier learns, and one brought in
+# as often as it is taken out tells nothing.
+FLOW_PLACES = 8
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 RULE_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
             "event": event, "temporal": temporal, "causal": causal, "fabrication": fabrication}
@@ -53,34 +59,49 @@ class RulesGenerator:
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
         self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
+        # (language, type) -> word -> times brought in minus times taken out, so far
+        self.word_flow: dict[tuple[str, str], Counter] = {}
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
-                 attempt: int = 0) -> Candidate | NotApplicable:
+                 attempt: int = 0, tried: Collection[str] = ()) -> Candidate | NotApplicable:
+        """``tried``: the rewritten summaries of this job's earlier attempts, not offered again
+        while the sub-type has another place (the word flow reorders the places between
+        attempts, so an attempt's index alone no longer keeps them apart)."""
         if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
         draft = self._draft(summary, language, entities)
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
-        edit = self._pick(draft, type_id, attempt, region=True)
+        edit = self._pick(draft, type_id, attempt, tried, region=True)
         if edit is None and len(draft.sentences) > REGION_SENTENCES:
-            edit = self._pick(draft, type_id, attempt, region=False)
+            edit = self._pick(draft, type_id, attempt, tried, region=False)
         if edit is None:
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
         if type_id in BALANCED_TYPES:
             self.subtype_counts.setdefault((language, type_id), Counter())[edit.subtype] += 1
+        removed, added = _edit_words(draft, edit)
+        flow = self.word_flow.setdefault((language, type_id), Counter())
+        flow.update(added)
+        flow.subtract(removed)
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
 
-    def _pick(self, draft: Draft, type_id: str, attempt: int, region: bool) -> Edit | None:
+    def _pick(self, draft: Draft, type_id: str, attempt: int, tried: Collection[str],
+              region: bool) -> Edit | None:
         """The edit for this attempt, looked for in the type's region of the summary (or in
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
         edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
         used = self.subtype_counts.get((draft.language, type_id)) \
             if type_id in BALANCED_TYPES else None
+        flow = self.word_flow.get((draft.language, type_id))
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
                              accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))),
-                             used=used)
+                             used=used,
+                             rank=(lambda e: _flow_cost(flow, *_edit_words(part, e))) if flow
+                             else None,
+                             avoid=(lambda e: restyled(draft, e.shifted(offset)).apply(
+                                 draft.summary) in tried) if tried else None)
         return restyled(draft, edit.shifted(offset)) if edit else None
 
     def _region(self, draft: Draft, type_id: str) -> tuple[Draft, int]:
@@ -145,8 +166,19 @@ def _sentence_before(draft: Draft, position: int) -> str:
     return before[-1] if before else ""
 
 
+def _edit_words(draft: Draft, edit: Edit) -> tuple[list[str], list[str]]:
+    """(removed, added) words of ``edit`` to ``draft``'s summary."""
+    return changed_words(draft.summary[edit.start : edit.end], edit.text, draft.zh)
+
+
+def _flow_cost(flow: Counter, removed: list[str], added: list[str]) -> int:
+    """How much less even the word flow gets: the words brought in that earlier edits brought
+    in, less those taken out that earlier edits brought in."""
+    return sum(flow[w] for w in added) - sum(flow[w] for w in removed)
+
+
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,
-                  accept=None, used: Counter | None = None):
+                  accept=None, used: Counter | None = None, rank=None, avoid=None):
     """The option (anything with a ``subtype``) to use on this attempt, or None: sub-types in
     a seeded order, cycled by attempt; within one, a seeded order of places. Shared by the
     rules and the LLM generator, so both try the same places in the same order.
@@ -156,7 +188,11 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     possible edits costs a few checks, not thousands.
 
     ``used`` (sub-type -> times chosen so far) puts the least used sub-types first, the seeded
-    order breaking ties."""
+    order breaking ties. ``rank`` (an option -> number) orders the first ``FLOW_PLACES`` places
+    that pass, lowest first, the seeded order breaking ties; the lowest not to ``avoid`` (an
+    option -> bool check: an earlier attempt's) is the choice. Without ``used``, ``rank`` also
+    orders the sub-types, by their first place. Without ``rank``, a later attempt takes a later
+    place."""
     accept = accept or (lambda option: True)
     rng = random.Random(_digest(seed, type_id, summary))
     by_subtype: dict[str, list] = {}
@@ -166,12 +202,27 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     rng.shuffle(order)
     for subtype in order:
         rng.shuffle(by_subtype[subtype])
-    order = [subtype for subtype in order if any(accept(o) for o in by_subtype[subtype])]
+    first = {}
+    for subtype in order:
+        first[subtype] = next((o for o in by_subtype[subtype] if accept(o)), None)
+    order = [subtype for subtype in order if first[subtype] is not None]
     if not order:
         return None
     if used:
         order.sort(key=lambda subtype: used[subtype])  # stable: ties keep the seeded order
+    elif rank:  # the sub-type whose first place keeps the word flow most even goes first
+        order.sort(key=lambda subtype: rank(first[subtype]))
     wanted, places = attempt // len(order), []
+    if rank:
+        fresh = []
+        for option in by_subtype[order[attempt % len(order)]]:
+            if accept(option):
+                places.append(option)
+                if not (avoid and avoid(option)):
+                    fresh.append(option)
+                    if len(fresh) == FLOW_PLACES:
+                        break
+        return min(fresh, key=rank) if fresh else places[wanted % len(places)]
     for option in by_subtype[order[attempt % len(order)]]:
         if accept(option):
             if len(places) == wanted:

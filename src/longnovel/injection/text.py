@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 ZH_END = "。！？!?…"
@@ -61,6 +62,48 @@ def changed_parts(old: str, new: str) -> tuple[int, int, int]:
     ``new`` changes: ``old[start:old_end]`` became ``new[start:new_end]``."""
     prefix, suffix = common_ends(old, new)
     return prefix, len(old) - suffix, len(new) - suffix
+
+
+_EN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
+
+
+def changed_words(old: str, new: str, zh: bool) -> tuple[list[str], list[str]]:
+    """(removed, added): the words an edit from ``old`` to ``new`` takes out and puts in.
+    en: the whole lower-case words the changed characters touch ("accepted" -> "declined"
+    changes "accept" -> "declin", "sister" -> "half-sister" inserts "half-", but the words are
+    accepted, declined, sister and half-sister); zh: the changed characters, grown to two by a
+    neighbouring unchanged one (拒绝 -> 回绝 is 拒绝 -> 回绝, not 拒 -> 回), as one word each."""
+    a, old_end, new_end = changed_parts(old, new)
+    if zh:
+        removed, added = _zh_part(old, a, old_end), _zh_part(new, a, new_end)
+    else:
+        a, old_end, new_end = _to_word_ends(old, new, a, old_end, new_end)
+        removed = [w.lower() for w in _EN_WORD.findall(old, a, old_end)]
+        added = [w.lower() for w in _EN_WORD.findall(new, a, new_end)]
+    both = Counter(removed) & Counter(added)
+    return list((Counter(removed) - both).elements()), list((Counter(added) - both).elements())
+
+
+def _to_word_ends(old: str, new: str, start: int, old_end: int, new_end: int):
+    """The changed parts grown over the unchanged letters of the words they cut through."""
+    def inside(text: str, i: int) -> bool:
+        return 0 <= i < len(text) and (text[i].isalnum() or text[i] in "'’-")
+
+    while start > 0 and inside(old, start - 1) and (inside(old, start) or inside(new, start)):
+        start -= 1
+    while inside(old, old_end) and (inside(old, old_end - 1) or inside(new, new_end - 1)):
+        old_end, new_end = old_end + 1, new_end + 1
+    return start, old_end, new_end
+
+
+def _zh_part(text: str, start: int, end: int) -> list[str]:
+    if end - start == 1:
+        if end < len(text) and _CJK.match(text[end]):
+            end += 1
+        elif start > 0 and _CJK.match(text[start - 1]):
+            start -= 1
+    part = text[start:end].strip()
+    return [part] if part else []
 
 
 def common_ends(a: str, b: str) -> tuple[int, int]:

@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "17"
+CODE_VERSION = "18"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -245,27 +245,33 @@ class Engine:
     def run(self, jobs: list[tuple[dict, str]]) -> list[dict]:
         """One row per job: its last outcome and reason."""
         last: dict[int, tuple[object, str | None]] = {}
+        tried: dict[int, list[str]] = {}  # the rules' rejected candidates, not offered again
         pending = list(range(len(jobs)))
         for attempt in range(self.inject.max_retries + 1):
             if not pending:
                 break
             previous = [last[k][1] if k in last else None for k in pending]
-            outcomes = self._generate([jobs[k] for k in pending], attempt, previous)
+            outcomes = self._generate([jobs[k] for k in pending], attempt, previous,
+                                      [tried.get(k, ()) for k in pending])
             for k, outcome in zip(pending, outcomes):
                 last[k] = outcome
+                if self.inject.generator == "rules" and isinstance(outcome[0], Candidate):
+                    tried.setdefault(k, []).append(outcome[0].summary)
             if self.inject.verify:
                 self._verify(jobs, last, [k for k in pending if last[k][1] is None], attempt)
             pending = [k for k in pending if last[k][1] is not None
                        and not isinstance(last[k][0], NotApplicable)]
         return [_row(window, type_id, *last[k]) for k, (window, type_id) in enumerate(jobs)]
 
-    def _generate(self, jobs, attempt: int, previous: list) -> list[tuple[object, str | None]]:
+    def _generate(self, jobs, attempt: int, previous: list,
+                  tried: list) -> list[tuple[object, str | None]]:
         if self.inject.generator == "rules":
             out = []
-            for window, type_id in self.ctx.progress(jobs, desc="inject", total=len(jobs)):
+            for (window, type_id), before in zip(
+                    self.ctx.progress(jobs, desc="inject", total=len(jobs)), tried):
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
-                                              attempt)
+                                              attempt, before)
                 out.append((outcome, _reject_reason(outcome, window["language"])))
             return out
         return self._llm_generate(jobs, attempt, previous)

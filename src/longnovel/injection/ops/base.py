@@ -8,7 +8,7 @@ from functools import cached_property
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import changed_parts, is_commentary, lower_first, sentence_spans
+from longnovel.injection.text import changed_words, is_commentary, lower_first, sentence_spans
 
 
 @dataclass
@@ -229,12 +229,10 @@ def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
 
 
 def _uses_only_own_words(draft: Draft, edit: Edit) -> bool:
-    a, _, b = changed_parts(draft.summary[edit.start : edit.end], edit.text)
-    new = edit.text[a:b]
+    _, added = changed_words(draft.summary[edit.start : edit.end], edit.text, draft.zh)
     if draft.zh:
-        return bool(new) and new in draft.summary
-    words = re.findall(r"[A-Za-z]+", new)
-    return bool(words) and all(w.lower() in draft.lower_words for w in words)
+        return bool(added) and all(word in draft.summary for word in added)
+    return bool(added) and all(word in draft.lower_words for word in added)
 
 
 def _as_list(value) -> list[str]:

@@ -12,9 +12,10 @@ from longnovel.injection.ops.temporal import _split_opener
 from longnovel.injection.text import sentence_body, upper_first
 
 # (pattern over the sentence body, template for the inverted body) -- groups a=cause, b=effect
+# "because of his knees" is no clause: it cannot change places with one
 _EN_PAIRS = [
-    (re.compile(r"^(?P<b>.+?),? because (?P<a>.+)$"), "{A} because {b}"),
-    (re.compile(r"^Because (?P<a>.+?), (?P<b>.+)$"), "Because {b}, {a}"),
+    (re.compile(r"^(?P<b>.+?),? because (?!of\b)(?P<a>.+)$"), "{A} because {b}"),
+    (re.compile(r"^Because (?!of\b)(?P<a>.+?), (?P<b>.+)$"), "Because {b}, {a}"),
     (re.compile(r"^(?P<a>.+?), so (?P<b>.+)$"), "{B}, so {a}"),
 ]
 _EN_LEAD = re.compile(r"^(?:However|But|Still|Yet|Instead|Meanwhile|Finally|Eventually|"
@@ -26,6 +27,9 @@ _ZH_PAIRS = [
     (re.compile(r"^(?P<b>[^，,]+)[，,]因为(?P<a>.+)$"), "{a}，因为{b}"),
     (re.compile(r"^(?P<a>[^，,因由]+)[，,](?P<m>所以|因此|因而)(?P<b>.+)$"), "{b}，{m}{a}"),
 ]
+# The part a zh trade puts first as the main clause: it needs a subject of its own (怕师父咳血，
+# 因为小满没有说出… has none; the writer's subject stayed with the other part).
+_ZH_FRONT = {2: "a", 3: "a", 4: "b"}
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -49,7 +53,7 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
     if lead:  # "However, A because B" -> "However, B because A"
         body = body[lead.end() :]
     out = []
-    for pattern, template in _ZH_PAIRS if draft.zh else _EN_PAIRS:
+    for k, (pattern, template) in enumerate(_ZH_PAIRS if draft.zh else _EN_PAIRS):
         m = pattern.match(body)
         if not m:
             continue
@@ -60,11 +64,17 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         inverted = _fill(template, m, draft)
         if lead:
             inverted = lead.group() + draft.lower_first(inverted)
-        out.append(("invert", inverted + end))
+        if not (draft.zh and k in _ZH_FRONT
+                and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
+            out.append(("invert", inverted + end))
         out += [("replace", (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
                 for other in _unrelated_events(draft, i)]
         break
     return out
+
+
+def _zh_clause_with_subject(draft: Draft, clause: str) -> bool:
+    return _has_subject(draft, clause) or _starts_with_pronoun(clause, True)
 
 
 def _fill(template: str, m: re.Match, draft: Draft) -> str:
@@ -100,8 +110,8 @@ def _cause_bodies(draft: Draft) -> list[tuple[int, str]]:
             continue
         if draft.zh and re.search(r"[，,；;：:“”]", body):
             continue
-        if _starts_with_pronoun(body, draft.zh):
-            continue  # "because he had drowned": "he" would point at someone else here
+        if _starts_with_pronoun(body, draft.zh) or _REFERRING.match(body):
+            continue  # "because he had drowned" / "because One was Ned": who, here?
         if not _has_subject(draft, body):
             continue  # "because at least twenty days in bed" is no clause
         out.append((j, draft.lower_first(body)))
@@ -160,6 +170,9 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     return f"{prefix}{clause}, so {effect}{end}", True
 
 
+# en words that point back into their own paragraph: a cause clause moved away cannot open so
+_REFERRING = re.compile(r"(?i)(?:one|this|that|these|those|both|each|neither|either|another|"
+                        r"the other|the same|such)\b")
 _TIMED_OPENERS = ("The next day", "That night", "第二天", "当晚", "次日")
 
 

@@ -41,6 +41,30 @@ def _bare_infinitive_follows(rest: str) -> bool:
     return bool(m) and getLemma(m.group(1), upos="VERB")[:1] == (m.group(1),)
 
 
+_PERSON_NOUNS = set(lexicon.EN_TITLES) | {w for table in (
+    lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT) for w in table} | {
+    "man", "woman", "boy", "girl", "men", "women", "people", "child", "children", "lady",
+    "gentleman", "stranger", "crowd", "family", "guests", "host", "hostess"}
+
+
+def _person_follows(rest: str) -> bool:
+    """Does ``rest`` open with a person: a pronoun, a name, or a determiner and a person noun
+    ("the captain", "his father")?"""
+    m = re.match(r"\s*([\w'’-]+)(?:\s+([\w'’-]+))?", rest)
+    if not m:
+        return False
+    first, second = m.group(1), (m.group(2) or "").lower()
+    if first.lower() == "her":  # "thanked her for", "her father"; not "her clock"
+        return not second or second in _PREPOSITIONS or second.rstrip("s") in {
+            w.rstrip("s") for w in _PERSON_NOUNS}
+    if first.lower() in ("him", "them", "me", "us", "everyone", "everybody"):
+        return True
+    if first[:1].isupper() and first.lower() not in ("the", "a", "an", "his", "her", "their"):
+        return True
+    return first.lower() in ("the", "a", "an", "his", "her", "their", "my", "our", "its") \
+        and second.rstrip("s") in {w.rstrip("s") for w in _PERSON_NOUNS}
+
+
 def _passive(new: str) -> bool:
     """Does ``new`` read after "was"/"were" (a participle: detained, captured, lost)?"""
     return " " not in new and bool(re.search(r"(?:ed|en|lost|led|held|caught|left)$", new))
@@ -65,10 +89,15 @@ def edits(draft: Draft) -> list[Edit]:
 
 def _zh_complement(tokens: list[str], t: int) -> bool:
     """Is token ``t`` a verb's complement or part of a name rather than an event? 揪了回来
-    (brought back) cannot become 揪了失踪, nor 平安寨 (a stockade's name) 遇险寨."""
+    (brought back) cannot become 揪了失踪, nor 平安寨 (a stockade's name) 遇险寨; an intended
+    outcome (想从渡口逃走) is no outcome to turn into a passive (想从渡口被抓住)."""
     following = tokens[t + 1] if t + 1 < len(tokens) else ""
     if len(following) == 1 and following in lexicon.ZH_PLACE_SUFFIXES:
         return True
+    if tokens[t] in lexicon.ZH_EVENT_OUTCOMES:
+        clause = "".join(tokens[:t]).replace("，", ",").split(",")[-1]
+        if any(word in clause for word in lexicon.ZH_INTENTIONS):
+            return True
     return tokens[t] in ("回来", "回到") and t > 0 and tokens[t - 1].endswith("了")
 
 
@@ -79,7 +108,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     captured")."""
     if _SUBORDINATE.search(sentence[:start]):
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
-    after = re.match(r"\W*(\w*)", sentence[end:]).group(1).lower()
+    # the next word, "" before punctuation ("she refused, because" has no object)
+    after = re.match(r"\s*(\w*)", sentence[end:]).group(1).lower()
     old = sentence[start:end].lower()
     before_word = (sentence[:start].split()[-1:] or [""])[0].lower()
     if before_word in _BE and " " not in old and not _passive(new):
@@ -94,6 +124,12 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "helped Wren take" cannot become "followed Wren take"
     if new.split()[0] in lexicon.EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
         return None
+    if new in lexicon.EN_NO_OBJECT and after and after not in _PREPOSITIONS:
+        return None  # "failed the test" cannot become "succeeded the test"
+    if new in lexicon.EN_PERSON_OBJECT and not _person_follows(sentence[end:]):
+        return None  # "blamed the clock" cannot become "thanked the clock"
+    if old.split()[0] in ("died", "dies") and after in ("of", "from"):
+        return None  # "died of fever" cannot become "survived of fever"
     before = sentence[:start].split()[-1:]
     if not before or before[0].lower() not in ("had", "has", "have", "having"):
         return new

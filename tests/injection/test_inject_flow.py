@@ -1,0 +1,138 @@
+"""The rules keep each word's flow even: a word that edits bring in is, over a run, also taken
+out, so an article-free classifier cannot learn it as the sign of an injected summary."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from longnovel.injection import NotApplicable, RulesGenerator, validate
+from longnovel.injection.ops import event
+from longnovel.injection.ops.base import Draft
+from longnovel.injection.rules import seeded_choice
+from longnovel.injection.text import changed_words
+
+NAMES = ("Ralph", "Wren", "Jory", "Mira", "Orrin", "Tess", "Bram", "Kit", "Lena", "Hugo")
+PEOPLE = [{"name": n, "type": "person", "count": 3} for n in NAMES]
+
+
+@pytest.mark.parametrize("old,new,zh,removed,added", [
+    ("Ralph accepted the gift.", "Ralph declined the gift.", False, ["accepted"], ["declined"]),
+    ("he went home", "he never went home", False, [], ["never"]),
+    ("he did not go", "he did go", False, ["not"], []),
+    ("his sister Rosalind", "his half-sister Rosalind", False, ["sister"], ["half-sister"]),
+    ("Jory won't go.", "Jory will go.", False, ["won't"], ["will"]),
+    ("他拒绝了", "他回绝了", True, ["拒绝"], ["回绝"]),
+    ("他答应了", "他拒绝了", True, ["答应"], ["拒绝"]),
+    ("他去了", "他没有去了", True, [], ["没有"]),
+])
+def test_changed_words_are_whole_words(old, new, zh, removed, added):
+    assert changed_words(old, new, zh) == (removed, added)
+
+
+def test_own_words_are_found_when_the_words_share_an_ending():
+    """accepted -> declined changes the letters "accept" -> "declin": the writer's own word is
+    "declined", and the writer's words are the stand-ins offered (it was missed, so the
+    lexicon's rejected and refused came too)."""
+    draft = Draft("Mira declined the tea. Orrin accepted the offer.", "en", PEOPLE)
+    assert sorted(e.text for e in event.edits(draft)) == [
+        "Mira accepted the tea.", "Orrin declined the offer."]
+
+
+def test_replacements_take_turns_instead_of_one_word_winning():
+    generator = RulesGenerator(13)
+    made = [generator.generate(f"{n} accepted the offer.", "en", PEOPLE, "event", 0)
+            for n in NAMES[:9]]
+    words = Counter(changed_words(c.original_span, c.hallucinated_span, False)[1][0]
+                    for c in made)
+    assert sorted(words) == ["declined", "refused", "rejected"]
+    assert set(words.values()) == {3}
+    assert generator.word_flow[("en", "event")]["accepted"] == -9
+
+
+def test_a_word_brought_in_before_is_taken_out_where_the_summary_offers_it():
+    generator = RulesGenerator(13)
+    for name in NAMES[:6]:
+        generator.generate(f"{name} accepted the offer.", "en", PEOPLE, "event", 0)
+    # both ways are open here: accepted -> (something), or refused -> accepted
+    for seed_text in ("Kit refused the tea. Lena accepted the offer.",
+                      "Lena accepted the offer. Kit refused the tea."):
+        candidate = RulesGenerator(13)
+        candidate.word_flow = {k: Counter(v) for k, v in generator.word_flow.items()}
+        out = candidate.generate(seed_text, "en", PEOPLE, "event", 0)
+        assert out.hallucinated_span == "Kit accepted the tea.", seed_text
+
+
+def test_the_flow_is_kept_per_language_and_type():
+    generator = RulesGenerator(13)
+    generator.generate("Ralph accepted the offer.", "en", PEOPLE, "event", 0)
+    generator.generate("Ralph could see the bell.", "en", PEOPLE, "polarity", 0)
+    assert set(generator.word_flow) == {("en", "event"), ("en", "polarity")}
+    assert generator.word_flow[("en", "polarity")]["not"] == 1
+
+
+def test_a_retry_is_never_the_candidate_already_tried():
+    """The flow moves between attempts, so the attempt's index alone could lead back to the
+    same place: the candidates tried are passed back and not offered again."""
+    summary = "Ralph accepted the offer. Wren accepted the tea."
+    generator = RulesGenerator(13)
+    tried: list[str] = []
+    for attempt in range(6):
+        out = generator.generate(summary, "en", PEOPLE, "event", attempt, tried)
+        assert not isinstance(out, NotApplicable)
+        assert validate(out, "en") is None
+        assert out.summary not in tried, attempt
+        tried.append(out.summary)
+    assert len(set(tried)) == 6  # two places, three stand-ins each: every one in turn
+
+
+def test_seeded_choice_ranks_within_a_subtype_and_orders_subtypes_by_their_first_place():
+    class Option:
+        def __init__(self, subtype, cost):
+            self.subtype, self.cost = subtype, cost
+
+    options = [Option("a", c) for c in (5, 3, 4)] + [Option("b", c) for c in (1, 2)]
+    best = seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost)
+    assert best.cost in (1, 2)  # sub-type b opens with a lower cost than any first place of a
+    chosen = seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost,
+                           avoid=lambda o: o.subtype == "b")
+    assert chosen.subtype == "b"  # all of b avoided: a repeat, never nothing
+    only_a = [o for o in options if o.subtype == "a"]
+    assert seeded_choice(only_a, 13, "event", "text", 0, rank=lambda o: o.cost).cost == 3
+    assert seeded_choice(only_a, 13, "event", "text", 0, rank=lambda o: o.cost,
+                         avoid=lambda o: o.cost == 3).cost == 4
+
+
+def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
+    """Engine.run gives the rules each job's earlier candidates, so a rejected job's retries
+    are new candidates (the validator is made to reject every one here)."""
+    from longnovel.stages import inject
+
+    seen: list[tuple[str, ...]] = []
+
+    class Spy(RulesGenerator):
+        def generate(self, summary, language, entities, type_id, attempt=0, tried=()):
+            seen.append(tuple(tried))
+            return super().generate(summary, language, entities, type_id, attempt, tried)
+
+    class Ctx:
+        class config:
+            seed = 13
+
+            class inject:
+                generator, verify, max_retries = "rules", None, 2
+
+        @staticmethod
+        def progress(items, **_):
+            return items
+
+    monkeypatch.setattr(inject, "_reject_reason", lambda outcome, language: "forced")
+    engine = inject.Engine(Ctx, {"w": PEOPLE}, None)
+    engine.rules = Spy(13)
+    window = {"window_id": "w", "tier": "S", "language": "en",
+              "reference_summary": "Ralph accepted the offer. Wren accepted the tea."}
+    rows = engine.run([(window, "event")])
+    assert rows[0]["valid"] is False and rows[0]["reject_reason"] == "forced"
+    assert [len(t) for t in seen] == [0, 1, 2]
+    assert len(set(seen[2])) == 2  # the two earlier candidates, different from each other
