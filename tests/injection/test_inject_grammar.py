@@ -264,3 +264,26 @@ def test_a_reported_reasoning_is_not_inverted():
     # 青禾算出 reports the reasoning; "A，B，因为青禾算出" would be no sentence
     made = spans("青禾算出，因为府学要留三十斤松烟，松岭的烟只够做一千锭。", "causal", "zh")
     assert not any(s.endswith("因为青禾算出。") for s in made), made
+
+
+@pytest.mark.parametrize("summary,broken,language", [
+    # "because of his knees" is a phrase, not a clause: "Of his knees because Wren ..."
+    ("Wren would not let Orrin keep the night in the tower because of his knees.",
+     "Of his knees", "en"),
+    # the subject stays with the effect: "怕师父咳血，因为小满没有说出…" has none up front
+    ("小满没有说出纸条的事，因为怕师父咳血。", "怕师父咳血，因为", "zh"),
+    ("雪松墨要五缸烟，因此还差两缸。", "还差两缸，因此", "zh"),
+])
+def test_a_cause_without_a_clause_of_its_own_is_not_traded(summary, broken, language):
+    made = spans(summary, "causal", language)
+    assert not any(broken in s for s in made), made
+
+
+def test_a_moved_cause_never_opens_with_a_word_pointing_back():
+    """"because One was Ned Gallant" came from a sentence whose "One" meant one of two boats
+    told of before it."""
+    summary = ("Wren could not ring the tide-bell, because the ships would come in. Two boats "
+               "were waiting. One was Ned Gallant. Jory paid the fine.")
+    made = spans(summary, "causal")
+    assert made and not any("because One" in s or "because one" in s for s in made), made
+    assert "Wren could not ring the tide-bell, because Jory paid the fine." in made
