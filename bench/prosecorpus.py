@@ -35,6 +35,12 @@ footer are cut off). They are read from local mirrors of the GITenberg repositor
   "The Argument" before each book of Dryden's translation (``GITenberg/The-Aeneid_228``,
   228-0.txt).
 
+* ``gulliver``: Jonathan Swift, *Gulliver's Travels* (1726), ``GITenberg/Gulliver-s-Travels_829``
+  (829-0.txt). Summaries: Swift's synopsis under each chapter heading, two to seven short
+  sentences ("The author gives some account of himself and family. His first inducements to
+  travel. He is shipwrecked, and swims for his life. ..."), split off as devcorpus.py does;
+  the title line of the next part ("PART II. A VOYAGE TO BROBDINGNAG.") is cut from the end of
+  a part's last chapter.
 * ``decameron``: Boccaccio's *Decameron* in John Payne's translation (1886,
   ``GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700``, 23700-8.txt). Summaries: the rubric
   of each of the hundred stories, from the table of contents of the same e-text. These are
@@ -53,7 +59,7 @@ a synopsis too, so it is removed from the unit text; the "BOOK I" / "Book I" / "
 marker line stays. In *Clarissa* the contents tables are separate from the letters, so the
 letter text is left whole, headings, dates and all.
 
-Units: Clarissa's table entries and the Decameron's stories, merged as in devcorpus.py until a
+Units: Clarissa's table entries, Gulliver's chapters and the Decameron's stories, merged as in devcorpus.py until a
 group reaches ``--min-tokens`` (1500 Qwen3 tokens; the summaries are joined with a newline); the
 epics' books, each whole (Homer's books run 4k-14k tokens, Virgil's 9k-14k), so the config
 keeps units of any length (``units.out_of_range: keep``) and T8 windows hold only the shorter
@@ -61,13 +67,13 @@ books. Everything else in the text is kept as it is (footnote marks such as Butl
 
 Nothing was found for Chinese: see SOURCES.md for what was searched.
 
-Mirrors to fetch (each as ``github:<repo>``; 14 repositories)::
+Mirrors to fetch (each as ``github:<repo>``; 15 repositories)::
 
     GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady---Volume-1_9296   (... Volume-9)
     GITenberg/The-Iliad_2199  GITenberg/The-Iliad_6130  GITenberg/The-Odyssey_3160
     GITenberg/The-Odyssey--13-Rendered-into-English-prose-for-the-use-of-those-who-cannot-read-the-original_1727
     GITenberg/The-Aeneid-of-Virgil_22456  GITenberg/The-Aeneid_228
-    GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700
+    GITenberg/Gulliver-s-Travels_829  GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700
 
 The script lists the missing ones and stops if any is absent. GITenberg repository names can
 be looked up by Gutenberg id in ``gitenberg/data/GITenberg_repo_list.tsv`` of
@@ -95,7 +101,15 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from devcorpus import GUTENBERG_LICENSE, decode, merge_short, roman_or_int, strip_gutenberg
+from devcorpus import (
+    GUTENBERG_LICENSE,
+    Book,
+    decode,
+    merge_short,
+    roman_or_int,
+    split_en,
+    strip_gutenberg,
+)
 
 from longnovel.tokenizer import load_tokenizer
 
@@ -116,7 +130,8 @@ class ProseBook:
     book_id: str
     title: str
     author: str
-    kind: str                      # "letters" (Clarissa) or "epic" (argument + prose books)
+    kind: str                      # "letters" (Clarissa), "epic" (argument + prose books),
+    #                                "rubrics" (Decameron) or "chapters" (synopsis under CHAPTER)
     texts: list[Source]            # letters: one file per volume; epic: the prose translation
     summaries: Source | None = None   # epic: the translation whose arguments are the summaries
     summary_source: str = ""
@@ -165,6 +180,12 @@ BOOKS: list[ProseBook] = [
         summary_source=("'The Argument' before each book of John Dryden's verse translation "
                         "of the Aeneid (PG #228), matched by book number"),
         head=rf"^BOOK ({'|'.join(ORDINALS)})\s*$", cut=[r"^NOTES\s*$"]),
+    ProseBook(
+        "gulliver", "Gulliver's Travels", "Jonathan Swift", "chapters",
+        [Source("GITenberg/Gulliver-s-Travels_829", "829-0.txt")],
+        summary_source=("Swift's synopsis at the head of each chapter (two to seven sentences) "
+                        "in the same e-text"),
+        cut=[r"^\s*(PART [IVX]+\.|A VOYAGE TO)"]),
     ProseBook(
         "decameron", "The Decameron (tr. John Payne)", "Giovanni Boccaccio", "rubrics",
         [Source("GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700", "23700-8.txt",
@@ -446,6 +467,18 @@ def build_rubrics(book: ProseBook, mirrors: Path):
     return stories, []
 
 
+# --- a synopsis under each CHAPTER line (Gulliver) -----------------------------------------
+
+def build_chapters(book: ProseBook, mirrors: Path):
+    """devcorpus.py's English splitter: the synopsis is the paragraph after the CHAPTER line,
+    removed from the text; a part's title line at the end of a chapter is cut off."""
+    source = book.texts[0]
+    text = read(mirrors, source)
+    spec = Book(book.lang, book.book_id, book.title, book.author, source.repo, source.path,
+                "en", source.encoding, cut=book.cut)
+    return [(one_line(summary.split("\n")), body) for summary, body in split_en(text, spec)], []
+
+
 # --- output ---------------------------------------------------------------------------------
 
 def write_config(out: Path) -> None:
@@ -543,6 +576,8 @@ def main(argv: list[str] | None = None) -> int:
             chapters, warnings = build_clarissa(book, args.mirrors)
         elif book.kind == "rubrics":
             chapters, warnings = build_rubrics(book, args.mirrors)
+        elif book.kind == "chapters":
+            chapters, warnings = build_chapters(book, args.mirrors)
         else:
             chapters, warnings = build_epic(book, args.mirrors)
         for warning in warnings:
@@ -551,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
         if empty:
             raise SystemExit(f"{book.book_id}: units without a summary: {empty[:10]}")
         counts = tokenizer.count_batch([t for _, t in chapters])
-        if book.kind in ("letters", "rubrics"):
+        if book.kind in ("letters", "rubrics", "chapters"):
             units = merge_short(chapters, counts, args.min_tokens)
         else:
             units = [(s, t, [n + 1]) for n, (s, t) in enumerate(chapters)]
