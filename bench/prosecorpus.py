@@ -14,8 +14,8 @@ footer are cut off). They are read from local mirrors of the GITenberg repositor
 ``git show`` (no network); fetch them first with the ``fetch`` tool, which puts each one at
 ``/work/.mirror/<owner>+<name>/repo`` (a bare git dir, or a clone with ``repo/.git``):
 
-* ``clarissa``, Samuel Richardson, *Clarissa; or, the History of a Young Lady* (1748, text of
-  the 3rd edition), nine volumes, ``GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady
+* ``clarissa``, Samuel Richardson, *Clarissa; or, the History of a Young Lady* (1748), nine
+  volumes, ``GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady
   ---Volume-<N>_<id>`` for N = 1..9 (ids 9296 9798 9881 10462 10799 11364 11889 12180 12398).
   Summaries: Richardson's own "Letters of Volume N" / "Contents of Volume N" tables, which give
   every letter (or run of letters) a synopsis of one to ten sentences, e.g. "LETTER VIII. From
@@ -34,13 +34,17 @@ footer are cut off). They are read from local mirrors of the GITenberg repositor
   ``GITenberg/The-Aeneid-of-Virgil_22456``, 22456-8.txt; his end notes are cut off); summaries:
   "The Argument" before each book of Dryden's translation (``GITenberg/The-Aeneid_228``,
   228-0.txt).
-
 * ``gulliver``: Jonathan Swift, *Gulliver's Travels* (1726), ``GITenberg/Gulliver-s-Travels_829``
   (829-0.txt). Summaries: Swift's synopsis under each chapter heading, two to seven short
   sentences ("The author gives some account of himself and family. His first inducements to
   travel. He is shipwrecked, and swims for his life. ..."), split off as devcorpus.py does;
   the title line of the next part ("PART II. A VOYAGE TO BROBDINGNAG.") is cut from the end of
   a part's last chapter.
+* ``roderick-random``: Tobias Smollett, *The Adventures of Roderick Random* (1748),
+  ``GITenberg/The-Adventures-of-Roderick-Random_4085`` (4085-0.txt). Summaries: Smollett's
+  synopsis under each chapter heading, the narrator's own run of clauses joined by dashes
+  ("I make great progress in my Studies--am caressed by Everybody--my female Cousins take
+  notice of me--I reject their Invitation--..."), about 50 words, split as for Gulliver.
 * ``decameron``: Boccaccio's *Decameron* in John Payne's translation (1886,
   ``GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700``, 23700-8.txt). Summaries: the rubric
   of each of the hundred stories, from the table of contents of the same e-text. These are
@@ -59,21 +63,22 @@ a synopsis too, so it is removed from the unit text; the "BOOK I" / "Book I" / "
 marker line stays. In *Clarissa* the contents tables are separate from the letters, so the
 letter text is left whole, headings, dates and all.
 
-Units: Clarissa's table entries, Gulliver's chapters and the Decameron's stories, merged as in devcorpus.py until a
-group reaches ``--min-tokens`` (1500 Qwen3 tokens; the summaries are joined with a newline); the
-epics' books, each whole (Homer's books run 4k-14k tokens, Virgil's 9k-14k), so the config
-keeps units of any length (``units.out_of_range: keep``) and T8 windows hold only the shorter
-books. Everything else in the text is kept as it is (footnote marks such as Butler's {3}).
+Units: Clarissa's table entries, Gulliver's and Roderick Random's chapters and the Decameron's
+stories, merged as in devcorpus.py until a group reaches ``--min-tokens`` (1500 Qwen3 tokens;
+the summaries are joined with a newline); the epics' books, each whole (Homer's books run
+4k-14k tokens, Virgil's 9k-14k), so the config keeps units of any length
+(``units.out_of_range: keep``) and T8 windows hold only the shorter books. Everything else in the text is kept as it is (footnote marks such as Butler's {3}).
 
 Nothing was found for Chinese: see SOURCES.md for what was searched.
 
-Mirrors to fetch (each as ``github:<repo>``; 15 repositories)::
+Mirrors to fetch (each as ``github:<repo>``; 18 repositories)::
 
     GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady---Volume-1_9296   (... Volume-9)
     GITenberg/The-Iliad_2199  GITenberg/The-Iliad_6130  GITenberg/The-Odyssey_3160
     GITenberg/The-Odyssey--13-Rendered-into-English-prose-for-the-use-of-those-who-cannot-read-the-original_1727
     GITenberg/The-Aeneid-of-Virgil_22456  GITenberg/The-Aeneid_228
-    GITenberg/Gulliver-s-Travels_829  GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700
+    GITenberg/Gulliver-s-Travels_829  GITenberg/The-Adventures-of-Roderick-Random_4085
+    GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700
 
 The script lists the missing ones and stops if any is absent. GITenberg repository names can
 be looked up by Gutenberg id in ``gitenberg/data/GITenberg_repo_list.tsv`` of
@@ -186,6 +191,11 @@ BOOKS: list[ProseBook] = [
         summary_source=("Swift's synopsis at the head of each chapter (two to seven sentences) "
                         "in the same e-text"),
         cut=[r"^\s*(PART [IVX]+\.|A VOYAGE TO)"]),
+    ProseBook(
+        "roderick-random", "The Adventures of Roderick Random", "Tobias Smollett", "chapters",
+        [Source("GITenberg/The-Adventures-of-Roderick-Random_4085", "4085-0.txt")],
+        summary_source=("Smollett's synopsis under each chapter heading, a run of first-person "
+                        "clauses joined by dashes (about 50 words), in the same e-text")),
     ProseBook(
         "decameron", "The Decameron (tr. John Payne)", "Giovanni Boccaccio", "rubrics",
         [Source("GITenberg/The-Decameron-of-Giovanni-Boccaccio_23700", "23700-8.txt",
