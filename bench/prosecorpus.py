@@ -577,7 +577,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     tokenizer = load_tokenizer("qwen3")
-    report, sources = [], []
+    report = []
     for book in books:
         folder = args.out / book.lang / book.book_id
         if folder.exists():
@@ -620,12 +620,15 @@ def main(argv: list[str] | None = None) -> int:
                      "merged_sections": [f"{g[0]}-{g[-1]}" for _, _, g in units if len(g) > 1]})
         (folder / "book.yaml").write_text(yaml.safe_dump(meta, sort_keys=False,
                                                          allow_unicode=True), encoding="utf-8")
-        sources.append({"book_id": book.book_id, **meta})
         words = sorted(len(s.split()) for s, _, _ in units)
         report.append((book, len(chapters), len(units), sum(unit_counts), min(unit_counts),
                        sorted(unit_counts)[len(units) // 2], max(unit_counts),
                        words[len(words) // 2], sum(summary_counts) // len(units)))
     write_config(args.out)
+    # every book now under <out> (with --book, those built earlier too), in BOOKS order
+    metas = [(b.book_id, args.out / b.lang / b.book_id / "book.yaml") for b in BOOKS]
+    sources = [{"book_id": book_id, **yaml.safe_load(path.read_text(encoding="utf-8"))}
+               for book_id, path in metas if path.is_file()]
     write_sources(args.out, sources)
 
     print(f"{'book':16s} {'sect':>5s} {'units':>5s} {'tokens':>9s} {'min':>6s} {'median':>6s} "
