@@ -528,8 +528,9 @@ English:
 
 Chinese: nothing usable found. Searched for per-回 prose synopses under an open licence or in
 the public domain:
-- the code index (search, find_string) for 每回/各回 概要, 内容提要, 本回提要, 本回讲述, 回目及梗概,
-  per-chapter summaries of 水浒传 / 阿Q正传: only LLM-prompt code and novel-writing tools;
+- the code index (search, find_string) for 每回/各回 概要, 内容提要, 本回提要, 本回讲述, 这一回写, 此回叙, 回目及梗概, 第一回梗概,
+  per-chapter summaries of 水浒传 / 阿Q正传: only LLM-prompt code, novel-writing tools and
+  machine-written 红楼梦 summaries;
 - the stored web pages for Chinese Wikipedia articles with 各回内容: none held;
 - repositories named *wikisource* / *zhwiki*: tools and word lists, no article text;
 - the docs corpus for Chinese chapter-summary datasets: yuyijiong/Book_Summary_Chinese
