@@ -11,7 +11,7 @@ from longnovel.injection import NotApplicable, RulesGenerator, validate
 from longnovel.injection.ops import event
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.rules import seeded_choice
-from longnovel.injection.text import changed_words
+from longnovel.injection.text import word_change
 
 NAMES = ("Ralph", "Wren", "Jory", "Mira", "Orrin", "Tess", "Bram", "Kit", "Lena", "Hugo")
 PEOPLE = [{"name": n, "type": "person", "count": 3} for n in NAMES]
@@ -28,7 +28,7 @@ PEOPLE = [{"name": n, "type": "person", "count": 3} for n in NAMES]
     ("他去了", "他没有去了", True, [], ["没有"]),
 ])
 def test_changed_words_are_whole_words(old, new, zh, removed, added):
-    assert changed_words(old, new, zh) == (removed, added)
+    assert word_change(old, new, zh) == (removed, added)
 
 
 def test_own_words_are_found_when_the_words_share_an_ending():
@@ -44,7 +44,7 @@ def test_replacements_take_turns_instead_of_one_word_winning():
     generator = RulesGenerator(13)
     made = [generator.generate(f"{n} accepted the offer.", "en", PEOPLE, "event", 0)
             for n in NAMES[:9]]
-    words = Counter(changed_words(c.original_span, c.hallucinated_span, False)[1][0]
+    words = Counter(word_change(c.original_span, c.hallucinated_span, False)[1][0]
                     for c in made)
     assert sorted(words) == ["declined", "refused", "rejected"]
     assert set(words.values()) == {3}
@@ -136,3 +136,24 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
     assert rows[0]["valid"] is False and rows[0]["reject_reason"] == "forced"
     assert [len(t) for t in seen] == [0, 1, 2]
     assert len(set(seen[2])) == 2  # the two earlier candidates, different from each other
+
+
+def test_numbers_brought_in_follow_the_numbers_taken_out():
+    """One stand-in per number ("eleven Miss Montagues", "her ten uncles") was what the
+    classifier read on real synopses: several are offered, near the original, and the word
+    flow takes the one brought in least."""
+    from longnovel.injection.ops import number
+
+    draft = Draft("Wren found two keys.", "en", PEOPLE)
+    assert sorted(e.text for e in number.edits(draft)) == [
+        "Wren found five keys.", "Wren found four keys.", "Wren found three keys."]
+    generator = RulesGenerator(13)
+    made = [generator.generate(f"{n} found two keys.", "en", PEOPLE, "number", 0)
+            for n in NAMES[:6]]
+    added = Counter(word_change(c.original_span, c.hallucinated_span, False)[1][0]
+                    for c in made)
+    assert added == {"three": 2, "four": 2, "five": 2}
+    # and a number brought in before is taken out where a summary has it
+    out = generator.generate("Kit found three keys.", "en", PEOPLE, "number", 0)
+    assert word_change(out.original_span, out.hallucinated_span, False)[0] == ["three"]
+    assert generator.word_flow[("en", "number")]["three"] == 1

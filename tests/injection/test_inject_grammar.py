@@ -66,19 +66,25 @@ def test_zh_affirmed_experience_keeps_its_aspect():
 
 def test_polarity_balances_negations_added_and_removed():
     """Summaries with nothing negated can only get a negation; where a summary offers both,
-    the generator takes the direction used less so far, so "not" is added about as often as
+    the generator takes the direction used less so far, and a direction BALANCE_SLACK uses
+    ahead is not taken again until the other catches up, so "not" is added about as often as
     removed (a classifier then cannot read "not" as injected)."""
+    from longnovel.injection.rules import BALANCE_SLACK
+
     generator = RulesGenerator(13)
-    only_negate = [f"Wren rang bell {n} at noon." for n in ("one", "two", "three")]
+    only_negate = [f"Wren rang bell {n} at noon." for n in ("one", "two", "three", "four")]
     both = [f"Wren could see the {thing}. Jory did not go home."
             for thing in ("bell", "lamp", "clock", "boat", "ship", "tower")]
-    subtypes = [generator.generate(s, "en", EN_PEOPLE, "polarity", 0).subtype
-                for s in only_negate + both]
-    assert subtypes[:3] == ["negate"] * 3
-    assert subtypes[3:6] == ["affirm"] * 3  # catching up
-    assert sorted(subtypes[6:]) == ["affirm", "negate", "negate"] or \
-        sorted(subtypes[6:]) == ["affirm", "affirm", "negate"]
-    assert abs(subtypes.count("negate") - subtypes.count("affirm")) <= 1
+    out = [generator.generate(s, "en", EN_PEOPLE, "polarity", 0) for s in only_negate + both]
+    subtypes = [o.subtype if isinstance(o, Candidate) else None for o in out]
+    assert BALANCE_SLACK == 2
+    assert subtypes[:4] == ["negate", "negate", None, None]  # two ahead: no third negation
+    assert "within 2 of each other" in out[2].reason
+    assert subtypes[4:6] == ["affirm", "affirm"]  # catching up
+    assert sorted(subtypes[6:]) == ["affirm", "affirm", "negate", "negate"]
+    assert subtypes.count("negate") == subtypes.count("affirm")
+    # a summary that offers only the direction ahead is open again once the other caught up
+    assert generator.generate(only_negate[2], "en", EN_PEOPLE, "polarity", 0).subtype == "negate"
 
 
 # --- event -----------------------------------------------------------------------------------

@@ -60,6 +60,21 @@ def year_to_cn(value: int) -> str:
     return "".join(_DIGIT_CHARS[int(d)] for d in str(value))
 
 
+def changed_values(value: int, rng: random.Random, is_year: bool = False,
+                   count: int = 3) -> list[int]:
+    """Up to ``count`` different values from ``changed_value``, in the order drawn: the rules
+    offer them all, and the word flow picks the one that keeps the numbers brought in like
+    those taken out (a generator that always writes "eleven" is read by what it writes)."""
+    out: list[int] = []
+    for _ in range(count * 4):
+        new = changed_value(value, rng, is_year)
+        if new != value and new not in out:
+            out.append(new)
+            if len(out) == count:
+                break
+    return out
+
+
 def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
     """A different, plausible value: years move by a few, small counts by one to three,
     larger numbers by 20-50%."""

@@ -21,14 +21,19 @@ from longnovel.injection.ops import (
 )
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.script import is_traditional, to_traditional
-from longnovel.injection.text import all_capitals, changed_parts, changed_words
+from longnovel.injection.text import all_capitals, changed_parts, word_change
 from longnovel.injection.wordcheck import acceptable
+from longnovel.taxonomy import TYPES
 
 GENERATOR_NAME = "rules"
 # Types whose sub-types undo each other (polarity: negate / affirm): a generator that mostly
 # adds negations teaches a classifier that "not"/没有 means injected. Their sub-type used least
 # so far (per language) goes first wherever a summary offers both.
 BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
+# ... and a sub-type this many uses ahead of the least used one is not used again until the
+# other catches up: summaries that state few negations can otherwise only gain them, and "the
+# summary with one more 'not' is the injected one" answers the pair without the article.
+BALANCE_SLACK = 2
 # Within a sub-type, of this many places (the first that pass the checks, in the seeded order)
 # the one whose words keep the run's word flow most even goes first: a word every edit brings
 # in ("declined", 回绝, "aunt") is what an article-free classifier learns, and one brought in
@@ -76,6 +81,9 @@ class RulesGenerator:
         if edit is None and len(draft.sentences) > REGION_SENTENCES:
             edit = self._pick(draft, type_id, attempt, tried, region=False)
         if edit is None:
+            if self._capped(language, type_id):
+                return NotApplicable(type_id, f"{_NOT_APPLICABLE[type_id]} that keeps its "
+                                     f"sub-types within {BALANCE_SLACK} of each other")
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
         if type_id in BALANCED_TYPES:
             self.subtype_counts.setdefault((language, type_id), Counter())[edit.subtype] += 1
@@ -94,15 +102,26 @@ class RulesGenerator:
         edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
         used = self.subtype_counts.get((draft.language, type_id)) \
             if type_id in BALANCED_TYPES else None
+        capped = self._capped(draft.language, type_id)
         flow = self.word_flow.get((draft.language, type_id))
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
-                             accept=lambda e: acceptable(draft, restyled(draft, e.shifted(offset))),
+                             accept=lambda e: e.subtype not in capped and acceptable(
+                                 draft, restyled(draft, e.shifted(offset))),
                              used=used,
                              rank=(lambda e: _flow_cost(flow, *_edit_words(part, e))) if flow
                              else None,
                              avoid=(lambda e: restyled(draft, e.shifted(offset)).apply(
                                  draft.summary) in tried) if tried else None)
         return restyled(draft, edit.shifted(offset)) if edit else None
+
+    def _capped(self, language: str, type_id: str) -> set[str]:
+        """The sub-types of a balanced type that are ``BALANCE_SLACK`` uses ahead of another."""
+        if type_id not in BALANCED_TYPES:
+            return set()
+        used = self.subtype_counts.get((language, type_id), Counter())
+        subtypes = TYPES[type_id]["subtypes"]
+        least = min(used[s] for s in subtypes)
+        return {s for s in subtypes if used[s] - least >= BALANCE_SLACK}
 
     def _region(self, draft: Draft, type_id: str) -> tuple[Draft, int]:
         """A seeded run of ``REGION_SENTENCES`` sentences of a long summary, as a draft of its
@@ -168,7 +187,7 @@ def _sentence_before(draft: Draft, position: int) -> str:
 
 def _edit_words(draft: Draft, edit: Edit) -> tuple[list[str], list[str]]:
     """(removed, added) words of ``edit`` to ``draft``'s summary."""
-    return changed_words(draft.summary[edit.start : edit.end], edit.text, draft.zh)
+    return word_change(draft.summary[edit.start : edit.end], edit.text, draft.zh)
 
 
 def _flow_cost(flow: Counter, removed: list[str], added: list[str]) -> int:

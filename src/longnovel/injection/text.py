@@ -67,7 +67,7 @@ def changed_parts(old: str, new: str) -> tuple[int, int, int]:
 _EN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 
 
-def changed_words(old: str, new: str, zh: bool) -> tuple[list[str], list[str]]:
+def word_change(old: str, new: str, zh: bool) -> tuple[list[str], list[str]]:
     """(removed, added): the words an edit from ``old`` to ``new`` takes out and puts in.
     en: the whole lower-case words the changed characters touch ("accepted" -> "declined"
     changes "accept" -> "declin", "sister" -> "half-sister" inserts "half-", but the words are

@@ -8,7 +8,7 @@ from functools import cached_property
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import changed_words, is_commentary, lower_first, sentence_spans
+from longnovel.injection.text import is_commentary, lower_first, sentence_spans, word_change
 
 
 @dataclass
@@ -229,7 +229,7 @@ def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
 
 
 def _uses_only_own_words(draft: Draft, edit: Edit) -> bool:
-    _, added = changed_words(draft.summary[edit.start : edit.end], edit.text, draft.zh)
+    _, added = word_change(draft.summary[edit.start : edit.end], edit.text, draft.zh)
     if draft.zh:
         return bool(added) and all(word in draft.summary for word in added)
     return bool(added) and all(word in draft.lower_words for word in added)

@@ -9,7 +9,7 @@ import re
 from longnovel.injection.candidate import Edit
 from longnovel.injection.numerals import (
     CN_NUMERAL_CHARS,
-    changed_value,
+    changed_values,
     cn_to_int,
     int_to_cn,
     year_to_cn,
@@ -62,10 +62,8 @@ def _zh_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
             continue
         # 六月十六夜里: a day of the month, whatever follows it
         unit = "日" if m.start() and sentence[m.start() - 1] == "月" else m.group(2)
-        new = _zh_new_number(m.group(1), unit, rng)
-        if new:
-            subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else \
-                "quantity"
+        subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else "quantity"
+        for new in _zh_new_numbers(m.group(1), unit, rng):
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
     for word, new in _ZH_TIME_WORDS.items():
         for m in re.finditer(word, sentence):
@@ -73,19 +71,24 @@ def _zh_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     return out
 
 
-def _zh_new_number(digits: str, unit: str, rng: random.Random) -> str | None:
+def _zh_new_numbers(digits: str, unit: str, rng: random.Random) -> list[str]:
     arabic = digits.isdigit()
     value = int(digits) if arabic else cn_to_int(digits)
     if value is None or (value == 1 and not arabic and unit not in _ZH_COUNTED_ONE):
-        return None  # 一天, 一个, 一场 are mostly "some day", "a", not counts
+        return []  # 一天, 一个, 一场 are mostly "some day", "a", not counts
     is_year = unit == "年" and len(digits) == 4
-    new = changed_value(value, rng, is_year=is_year)
-    if unit in ("月",) and not 1 <= new <= 12 or unit in ("日", "号") and not 1 <= new <= 28:
-        new = value % 9 + 1 if value % 9 + 1 != value else value + 1
-    if arabic:
-        return str(new)
-    # before a measure word 2 is 两 (两天, 两个), in dates it is 二 (二月, 二日)
-    return year_to_cn(new) if is_year else int_to_cn(new, liang=unit not in ("月", "日", "号"))
+    out = []
+    for new in changed_values(value, rng, is_year=is_year):
+        if unit in ("月",) and not 1 <= new <= 12 or unit in ("日", "号") and not 1 <= new <= 28:
+            new = value % 9 + 1 if value % 9 + 1 != value else value + 1
+        if arabic:
+            text = str(new)
+        else:  # before a measure word 2 is 两 (两天, 两个), in dates it is 二 (二月, 二日)
+            text = year_to_cn(new) if is_year else int_to_cn(new, liang=unit not in ("月", "日",
+                                                                                    "号"))
+        if text not in out:
+            out.append(text)
+    return out
 
 
 def _zh_is_time(digits: str, unit: str, sentence: str, end: int) -> bool:
@@ -97,33 +100,40 @@ def _zh_is_time(digits: str, unit: str, sentence: str, end: int) -> bool:
 def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for m in _EN_NUMBER.finditer(sentence):
-        new, is_time = _en_new_number(m.group(), sentence[m.end():], rng)
-        if new:
+        news, is_time = _en_new_numbers(m.group(), sentence[m.end():], rng)
+        for new in news:
             out.append(("time" if is_time else "quantity", splice(sentence, m.start(), m.end(), new)))
     for names in (_MONTHS, _DAYS):
         for k, name in enumerate(names):
             for m in re.finditer(rf"\b{name}\b", sentence):
                 if name == "May" and not re.search(r"\d", sentence[m.end():m.end() + 4]):
                     continue
-                other = names[(k + rng.choice([2, 3, 4])) % len(names)]
-                out.append(("time", splice(sentence, m.start(), m.end(), other)))
+                for step in (1, 2, 3, -1, -2, -3):
+                    other = names[(k + step) % len(names)]
+                    out.append(("time", splice(sentence, m.start(), m.end(), other)))
     for word, new in _EN_TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", sentence, flags=re.IGNORECASE):
             out.append(("time", splice(sentence, m.start(), m.end(), match_case(m.group(), new))))
     return out
 
 
-def _en_new_number(token: str, after: str, rng: random.Random) -> tuple[str | None, bool]:
+def _en_new_numbers(token: str, after: str, rng: random.Random) -> tuple[list[str], bool]:
+    """The stand-ins for a number: number words within three of it (two -> three, four,
+    five), or a few plausible values of a figure."""
     word = token.lower()
     if word in _EN_WORD_VALUES:
         value = _EN_WORD_VALUES[word]
-        others = [w for w in _EN_WORDS[:11] if w != word] if value <= 12 else \
-            [w for w in _EN_WORDS[11:] if w != word]
-        return match_case(token, rng.choice(others)), bool(_EN_TIME_AFTER.match(after))
+        others = [w for w in _EN_WORDS[:11] if w != word and abs(_EN_WORD_VALUES[w] - value) <= 3] \
+            if value <= 12 else [w for w in _EN_WORDS[11:] if w != word]
+        return [match_case(token, w) for w in others], bool(_EN_TIME_AFTER.match(after))
     value = int(token.replace(",", ""))
     is_year = 1000 <= value <= 2100 and "," not in token
     is_time = is_year or bool(_EN_TIME_AFTER.match(after))
-    new = changed_value(value, rng, is_year=is_year)
-    if is_time and not is_year and not 1 <= new <= 12:
-        new = value % 12 + 1
-    return (f"{new:,}" if "," in token else str(new)), is_time
+    out = []
+    for new in changed_values(value, rng, is_year=is_year):
+        if is_time and not is_year and not 1 <= new <= 12:
+            new = value % 12 + 1
+        text = f"{new:,}" if "," in token else str(new)
+        if text not in out and text != token:
+            out.append(text)
+    return out, is_time
