@@ -17,10 +17,12 @@ ZH_PEOPLE = [{"name": n, "type": "person", "count": 3}
 
 def spans(summary: str, type_id: str, language: str = "en") -> list[str]:
     """Every hallucinated span the rules offer for ``type_id`` (all attempts)."""
-    generator, out = RulesGenerator(13), []
+    out = []
     people = ZH_PEOPLE if language == "zh" else EN_PEOPLE
     for attempt in range(40):
-        candidate = generator.generate(summary, language, people, type_id, attempt)
+        # a new generator each time: every place in turn, not the ones the word flow and the
+        # sub-type balance of the attempts before would leave
+        candidate = RulesGenerator(13).generate(summary, language, people, type_id, attempt)
         if isinstance(candidate, NotApplicable):
             break
         assert validate(candidate, language) is None, candidate
@@ -37,13 +39,27 @@ def test_en_negation_is_written_with_do_support_not_an_inserted_never():
 
 
 def test_en_negation_follows_the_writers_contractions_and_never():
-    summary = "Wren didn't sleep. Ralph makes one last appointment, and he never rests."
+    summary = "Wren didn't sleep. Jory never rests. Ralph makes one last appointment."
     made = spans(summary, "polarity")
-    assert "Ralph doesn't make one last appointment, and he never rests." in made
-    assert "Ralph never makes one last appointment, and he never rests." in made
-    assert "Ralph does not make one last appointment, and he never rests." not in made
+    assert "Ralph doesn't make one last appointment." in made
+    assert "Ralph never makes one last appointment." in made
+    assert "Ralph does not make one last appointment." not in made
     assert spans("Wren couldn't sleep. Jory could see the bell.", "polarity") == [
         "Jory couldn't see the bell.", "Wren could sleep."]
+
+
+@pytest.mark.parametrize("summary,broken,language", [
+    ("Well as he loves Clarissa, he would show her no mercy.", "would not show her no", "en"),
+    ("He had better never to have seen this paper.", "have not seen", "en"),
+    ("He knows not the value of the heart he had insulted.", "had not insulted", "en"),
+    ("Does he not see that he has journeyed on to this stage?", "has not journeyed", "en"),
+    ("Together with the grounds of her brother's ill-will to her.", "ill-will not", "en"),
+    ("青禾没有回家，小满去了墨坊。", "小满没有去墨坊", "zh"),
+])
+def test_no_negation_of_a_sentence_that_denies_already(summary, broken, language):
+    """Double negatives and a negated compound, read in the negations of real synopses
+    (Clarissa's contents)."""
+    assert not any(broken in s for s in spans(summary, "polarity", language))
 
 
 def test_zh_modal_is_negated_only_before_a_verb():

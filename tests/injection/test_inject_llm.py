@@ -47,6 +47,12 @@ def good_reply(messages) -> str:
     (Wren -> Pell, 小满 -> 韩石) or, failing that, a word of the sentence."""
     content, text = messages[-1]["content"], _text_of(messages)
     zh = "任务" in content
+    if "___" in text:  # only the words for the blank are asked
+        focus = re.search(r'The words taken out were: "(.*)"\.|被挖去的是：“(.*)”。', content)
+        focus = focus.group(1) or focus.group(2)
+        new = ("韩石" if focus != "韩石" else "青禾") if zh else \
+            ("Pell" if focus[:1].isupper() and focus != "Pell" else "seven")
+        return json.dumps({"words": new}, ensure_ascii=False)
     if "opposite order" in content or "先叙述后一件事" in content:
         parts = split_sentences(text, "zh" if zh else "en")
         new = ("" if zh else " ").join(reversed(parts))
@@ -72,9 +78,13 @@ def test_the_program_chooses_the_sentence_and_the_model_rewrites_only_it():
     sentence = EN_SUMMARY[target.start:target.end]
     assert target.subtype in ("quantity", "time") and re.search(r"three|five", sentence)
     content = build_messages(EN_SUMMARY, "en", ents, target)[1]["content"]
-    assert f"<text>{sentence}</text>" in content and "- Mabry (person, 3)" in content
+    # a few words to change: the sentence is shown with them taken out, the words are asked
+    assert target.focus and f"<text>{sentence.replace(target.focus, '___')}</text>" in content
+    assert "- Mabry (person, 3)" in content and '{"words"' in content
     assert EN_SUMMARY not in content  # the neighbours only, not the whole summary
-    assert '{"sentence"' in content
+    swap = choose_target(EN_SUMMARY, "en", ents, "temporal", 3)
+    whole = build_messages(EN_SUMMARY, "en", ents, swap)[1]["content"]
+    assert f"<text>{EN_SUMMARY[swap.start:swap.end]}</text>" in whole and '{"sentence"' in whole
     again = [choose_target(EN_SUMMARY, "en", ents, "number", 3, a) for a in range(4)]
     assert again[0] == target and len({(t.subtype, t.start) for t in again}) > 1
     pair = choose_target(EN_SUMMARY, "en", ents, "temporal", 3)
@@ -124,7 +134,8 @@ def test_garbled_replies_become_rows_with_reasons(llm_server, tmp_path):
     assert all(r["valid"] or r["reject_reason"] for r in rows)
     # the garbled reply is plain text unlike the sentence asked about: never a candidate
     assert any(r["reject_reason"] == "llm_empty" for r in rows)
-    assert not any("Sorry" in r["hallucinated_span"] for r in rows)
+    assert not any("Sorry" in r["hallucinated_span"] for r in rows), [
+        (r["type"], r["subtype"], r["hallucinated_span"]) for r in rows if "Sorry" in r["hallucinated_span"]]
 
 
 def test_llm_entities_fall_back_to_the_lexical_ones(llm_server, tmp_path):

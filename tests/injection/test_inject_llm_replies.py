@@ -120,10 +120,14 @@ def test_the_prompt_names_the_words_to_change_when_the_rules_change_a_few():
     number = choose_target(EN_SUMMARY, "en", ents, "number", 3)
     assert number.focus in ("three", "five")
     content = build_messages(EN_SUMMARY, "en", ents, number)[1]["content"]
-    assert f'Change these words: "{number.focus}".' in content
+    assert f'The words taken out were: "{number.focus}".' in content and "___" in content
     zh = choose_target(ZH_SUMMARY, "zh", [], "number", 3)
     assert zh.focus and zh.focus in ZH_SUMMARY[zh.start:zh.end]
-    assert f"改动的是“{zh.focus}”" in build_messages(ZH_SUMMARY, "zh", [], zh)[1]["content"]
+    assert f"被挖去的是：“{zh.focus}”" in build_messages(ZH_SUMMARY, "zh", [], zh)[1]["content"]
+    # a focus that occurs twice in its sentence cannot be blanked: the whole sentence is asked
+    twice = Target("number", "quantity", 0, len("Wren saw two boats and two men."), focus="two")
+    assert 'Change these words: "two".' in build_messages(
+        "Wren saw two boats and two men. Orrin waits.", "en", [], twice)[1]["content"]
     added = targets(EN_SUMMARY, "en", [*ents, {"name": "Wren", "type": "person", "count": 5}],
                     "fabrication")
     assert added and all(t.focus == "" for t in added)  # a new sentence: nothing to point at
@@ -145,10 +149,10 @@ def test_a_copy_of_the_neighbouring_heading_is_no_candidate(llm_server, tmp_path
     first = "WHEREIN IS CONTINUED THE INSTRUCTION GIVEN TO DON QUIXOTE"
     second = "WHEREIN IS RELATED A LETTER WHICH SANCHO PANZA WROTE TO HIS WIFE"
     summary = f"{first}\n\n{second}"
-    target = Target("relation", "replace", len(first) + 2, len(summary), focus="WIFE")
+    target = Target("relation", "replace", len(first) + 2, len(summary), focus="A LETTER")
     content = build_messages(summary, "en", [], target)[1]["content"]
-    assert f"{first} <text>…</text>" in content and f"<text>{second}</text>" in content
-    assert 'Change these words: "WIFE".' in content and "at most 21 words" in content
+    assert f"{first} <text>…</text>" in content
+    assert f"<text>{second.replace('A LETTER', '___')}</text>" in content
     cand, reason = ask(llm_server, tmp_path, summary, "en", target,
                        json.dumps({"sentence": first + " …"}))
     assert reason == "empty" and cand.hallucinated_span == ""
@@ -167,7 +171,7 @@ def test_sentences_copied_from_the_summary_are_dropped(llm_server, tmp_path):
     summary after it: was ``not_one_sentence_changed``."""
     sentences = split_sentences(ZH_SUMMARY, "zh")
     start = ZH_SUMMARY.index(sentences[2])
-    target = Target("number", "quantity", start, start + len(sentences[2]), focus="三")
+    target = Target("number", "quantity", start, start + len(sentences[2]))
     new = sentences[2].replace("三", "五")
     for reply in (sentences[1] + new, new + sentences[3] + sentences[4]):
         cand, reason = ask(llm_server, tmp_path / str(len(reply)), ZH_SUMMARY, "zh", target,
@@ -205,3 +209,81 @@ def test_a_comma_or_a_capital_is_not_a_change(llm_server, tmp_path):
     reply = json.dumps({"sentence": heading.replace("Brothers", "brothers")})
     assert ask(llm_server, tmp_path / "en", heading, "en",
                Target("relation", "replace", 0, len(heading)), reply)[1] == "unchanged"
+
+
+# --- the words for a blank (``inject_blank``) ----------------------------------------------------
+# Where the rules would change a few words, the model gets the sentence with them taken out:
+# asked for the whole sentence, Qwen2.5-Coder-1.5B handed it back unchanged in 18 of 62
+# requests (bench/README.md); asked for the words, in 6 of 62.
+
+BLANK_SUMMARY = "Wren mends the clock. Orrin accepted the offer at noon. Jory rows home."
+
+
+def _blank_target() -> Target:
+    start = BLANK_SUMMARY.index("Orrin")
+    return Target("event", "outcome", start, start + len("Orrin accepted the offer at noon."),
+                  focus="accepted")
+
+
+def test_the_words_for_the_blank_are_put_in_place(llm_server, tmp_path):
+    target = _blank_target()
+    content = build_messages(BLANK_SUMMARY, "en", [], target)[1]["content"]
+    assert "<text>Orrin ___ the offer at noon.</text>" in content
+    assert 'The words taken out were: "accepted".' in content and "At most 4 words" in content
+    for reply in ('{"words": "refused"}', "refused", '{"words": "refused."}',
+                  '{"sentence": "Orrin refused the offer at noon."}',
+                  '"refused"'):
+        cand, reason = ask(llm_server, tmp_path / str(len(reply)) / reply[:3].strip('{"'),
+                           BLANK_SUMMARY, "en", target, reply)
+        assert reason is None, reply
+        assert cand.hallucinated_span == "Orrin refused the offer at noon.", reply
+        assert cand.summary == BLANK_SUMMARY.replace("accepted", "refused")
+
+
+def test_words_that_are_no_answer_are_no_candidate(llm_server, tmp_path):
+    target = _blank_target()
+    cases = {
+        '{"words": "accepted"}': "unchanged",
+        '{"words": ""}': "llm_empty",
+        "Sorry, I would rather talk about something else today.": "empty",
+        '{"words": "very quickly and then at once refused it"}': "empty",  # past the limit
+        '{"words": "refused refused"}': "repeated_word: refused",
+    }
+    for k, (reply, wanted) in enumerate(cases.items()):
+        _, reason = ask(llm_server, tmp_path / str(k), BLANK_SUMMARY, "en", target, reply)
+        assert reason == wanted, (reply, reason)
+
+
+def test_the_sentence_sent_back_with_its_blank_keeps_the_focus(llm_server, tmp_path):
+    """A reply that copied the blanked sentence and changed another word is that change."""
+    cand, reason = ask(llm_server, tmp_path, BLANK_SUMMARY, "en", _blank_target(),
+                       '{"sentence": "Orrin ___ the offer at midnight."}')
+    assert reason is None and cand.hallucinated_span == "Orrin accepted the offer at midnight."
+
+
+def test_zh_words_for_the_blank_and_a_capital_kept():
+    from longnovel.injection.llm_generator import fill_blank
+
+    assert fill_blank("顾衡山答应了。", "答应", "拒绝", "zh") == "顾衡山拒绝了。"
+    assert fill_blank("顾衡山答应了。", "答应", "“拒绝”。", "zh") == "顾衡山拒绝了。"
+    assert fill_blank("Wren mends the clock.", "Wren", "jory", "en") == "Jory mends the clock."
+    assert fill_blank("WREN MENDS THE CLOCK", "WREN", "Jory", "en") == "JORY MENDS THE CLOCK"
+    assert fill_blank("顾衡山答应了。", "答应", "我不想回答这个问题，请换一个。", "zh") == ""
+
+
+def test_a_doubled_word_is_refused_for_the_rules_too():
+    from longnovel.injection.candidate import Edit
+    from longnovel.injection.ops.base import Draft
+    from longnovel.injection.wordcheck import word_fault
+
+    draft = Draft("Hector takes leave of his wife Andromache.", "en")
+    edit = Edit("relation", 0, 42, "Hector takes leave of wife wife Andromache.",
+                "Hector takes leave of his wife Andromache.",
+                "Hector takes leave of wife wife Andromache.")
+    assert word_fault(draft, edit) == "repeated_word: wife"
+    kept = Draft("He had had enough.", "en")
+    same = Edit("polarity", 0, 18, "He had had more.", "He had had enough.", "He had had more.")
+    assert word_fault(kept, same) is None  # the writer's own "had had"
+    zh = Draft("顾衡山拒绝了。", "zh")
+    assert word_fault(zh, Edit("event", 0, 7, "顾衡山答应了了。", "顾衡山拒绝了。",
+                               "顾衡山答应了了。")) == "repeated_word: 了"

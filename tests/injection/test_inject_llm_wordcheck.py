@@ -117,7 +117,10 @@ def _spoiled(retries: list):
             retries.append(content)
         if "任务" in content or retries and retries[-1] is content:
             return good_reply(messages)
-        first, _, rest = json.loads(good_reply(messages))["sentence"].partition(" ")
+        good = json.loads(good_reply(messages))
+        if "words" in good:  # words for a blank: "Pell opportely"
+            return json.dumps({"words": f"{good['words']} opportely"})
+        first, _, rest = good["sentence"].partition(" ")
         return reply(f"{first} opportely {rest}")
 
     return answer

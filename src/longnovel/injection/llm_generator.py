@@ -7,8 +7,13 @@ rewrite only that text, given its neighbours and the window's entities, and repl
 ``{"sentence": ...}``; the program splices the reply into the summary, and the candidate is
 validated like any other. The output paid per candidate is one sentence, not a summary.
 
-Templates: ``prompts/<lang>/inject_sentence.txt`` (the frame) and ``inject_<type>.txt`` (one
-``subtype: instruction`` line per sub-type).
+Where the rules would change only a few words of one sentence (``Target.focus``), the model
+sees the sentence with those words taken out (``inject_blank.txt``) and writes only the words
+that go in their place: a small model asked to rewrite a whole sentence often hands it back
+unchanged. The program puts the words in and the candidate is validated the same way.
+
+Templates: ``prompts/<lang>/inject_sentence.txt`` and ``inject_blank.txt`` (the frames) and
+``inject_<type>.txt`` (one ``subtype: instruction`` line per sub-type).
 """
 
 from __future__ import annotations
@@ -46,7 +51,8 @@ class SentenceReply(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     sentence: str = Field(validation_alias=AliasChoices(
-        "sentence", "text", "new_sentence", "hallucinated_sentence", "rewritten", "result"))
+        "sentence", "text", "new_sentence", "hallucinated_sentence", "rewritten", "result",
+        "words"))
 
 
 @dataclass(frozen=True)
@@ -175,11 +181,43 @@ def length_limit(text: str, language: str) -> int:
     return max(20 if language == "zh" else 12, round(n * 1.5) + (4 if language == "zh" else 3))
 
 
+BLANK = "___"
+
+
+def blank_limit(focus: str, language: str) -> int:
+    """Words (zh characters) the words for a blank may have: three times the focus's, at least
+    four (six); a longer reply is a remark, not words for the blank."""
+    n = len(re.sub(r"\s", "", focus)) if language == "zh" else len(focus.split())
+    return max(6 if language == "zh" else 4, 3 * n)
+
+
+def blanked(summary: str, target: Target) -> str | None:
+    """The target's text with its focus taken out (``___`` in its place), when the model is to
+    write only the words that go there: a focus that occurs once in a text of its own."""
+    text = summary[target.start:target.end]
+    if target.insertion or not target.focus or text.count(target.focus) != 1 \
+            or BLANK in text or text.strip() == target.focus.strip():
+        return None
+    return text.replace(target.focus, BLANK)
+
+
 def build_messages(summary: str, language: str, entities: list[dict], target: Target,
                    rejected: str | None = None) -> list[dict]:
-    """Chat messages asking for the new text of ``target``; ``rejected`` (why a previous reply
-    was refused) makes a retry a new request."""
+    """Chat messages asking for the new text of ``target`` (or, where ``blanked``, for the
+    words in place of its focus); ``rejected`` (why a previous reply was refused) makes a
+    retry a new request."""
     lang = "zh" if language == "zh" else "en"
+    blank = blanked(summary, target)
+    if blank is not None:
+        values = {"entities": format_entities(entities, lang),
+                  "context": _context(summary, target, lang), "blanked": blank,
+                  "focus": target.focus, "limit": str(blank_limit(target.focus, lang)),
+                  "instruction": instruction(target.type, target.subtype, lang)}
+        user = re.sub(r"\{(entities|context|blanked|focus|instruction|limit)\}",
+                      lambda m: values[m.group(1)], load_prompt("inject_blank", lang))
+        if rejected:
+            user += RETRY_NOTE[lang].format(reason=rejected)
+        return [{"role": "system", "content": SYSTEM[lang]}, {"role": "user", "content": user}]
     text = target.anchor if target.insertion else summary[target.start:target.end]
     values = {"entities": format_entities(entities, lang),
               "context": _context(summary, target, lang), "sentence": text,
@@ -335,6 +373,9 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     """The candidate made by putting the model's text in place of ``target``."""
     parsed = reply if isinstance(reply, SentenceReply) else SentenceReply.model_validate(reply)
     original = "" if target.insertion else summary[target.start:target.end]
+    if blanked(summary, target) is not None:
+        parsed = SentenceReply(sentence=fill_blank(original, target.focus, parsed.sentence,
+                                                   language))
     before, after = neighbours(summary, target, language)
     if target.insertion:
         before = target.anchor  # an added sentence often comes after a copy of its anchor
@@ -345,6 +386,35 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
     inserted = ("" if language == "zh" else " ") + new if target.insertion else new
     text = summary[: target.start] + inserted + summary[target.end:]
     return Candidate(target.type, target.subtype, summary, text, original, new, model_name)
+
+
+def fill_blank(text: str, focus: str, reply: str, language: str) -> str:
+    """``text`` with ``focus`` replaced by the model's words; a reply that is the whole
+    sentence (it keeps most of the words around the blank) is taken as it is."""
+    from longnovel.injection.ops.base import match_case
+
+    # the sentence sent back with its blank in it (and a change elsewhere): the focus stays
+    words = _MARKER.sub(" ", reply).replace(BLANK, focus).strip()
+    words = _LABEL.sub("", re.sub(r"</?(?:text|words)>", "", words)).strip()
+    before, _, after = text.partition(focus)
+    around = before + " " + after
+    if _shares_words(words, around, 0.6) and len(words) >= 0.6 * len(text):
+        return words
+    ends = ".。!！?？"
+    pairs = {'"': '"', "“": "”", "'": "'", "「": "」"}
+    for _ in range(2):  # "“拒绝”。", "'refused.'"
+        if words[-1:] and words[-1] in ends and focus[-1:] not in ends:
+            words = words[:-1].rstrip()
+        if len(words) > 1 and words[0] in pairs and words[-1] == pairs[words[0]]:
+            words = words[1:-1].strip()
+    size = len(re.sub(r"\s", "", words)) if language == "zh" else len(words.split())
+    clause = re.search(r"[,，;；.。!！?？:：]", words[:-1]) and not re.search(
+        r"[,，;；.。!！?？:：]", focus)
+    if not words or size > blank_limit(focus, language) or clause:
+        return ""  # nothing, or a remark ("Sorry, I would rather ..."): no words for the blank
+    if language != "zh" and focus[:1].isupper():  # a capital first, or all capitals
+        words = match_case(focus, words)
+    return before + words + after
 
 
 def reply_edit(summary: str, target: Target, candidate: Candidate) -> Edit:

@@ -54,9 +54,22 @@ def place_fault(draft, edit: Edit) -> str | None:
     return None
 
 
+_EN_DOUBLED = re.compile(r"\b(\w+)\s+\1\b", re.IGNORECASE)
+_ZH_DOUBLED = re.compile(r"(了|的|着|过|地|得|被|把)\1")
+
+
+def _doubled(text: str, zh: bool) -> list[str]:
+    return [m.group(1).lower() for m in (_ZH_DOUBLED if zh else _EN_DOUBLED).finditer(text)]
+
+
 def word_fault(draft, edit: Edit) -> str | None:
-    """``nonword: <word>`` or ``broken_contraction: <word>`` for the first new English word of
-    ``edit`` outside the lexicon, else None (zh: always None)."""
+    """``repeated_word: <word>`` for a word the edit doubles ("leave of wife wife Andromache",
+    拒绝了了), ``nonword: <word>`` or ``broken_contraction: <word>`` for the first new English
+    word of ``edit`` outside the lexicon, else None."""
+    old = _doubled(edit.original_span, draft.zh)
+    for word in _doubled(edit.hallucinated_span, draft.zh):
+        if word not in old:
+            return f"repeated_word: {word}"
     if draft.zh:
         return None
     word = first_nonword(edit.hallucinated_span, draft.summary)

@@ -353,13 +353,17 @@ def _row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
 
 def _judge_reply(window: dict, target, result, model: str) -> tuple[object, str | None]:
     from longnovel.injection.llm_generator import (
+        blanked,
         candidate_fault,
         reply_from_result,
         splice_reply,
     )
 
     source = window["reference_summary"][target.start:target.end] or target.anchor
-    # a plain-text answer is taken as the sentence; an added one need only name something
+    # a plain-text answer is taken as the sentence; an added one need only name something,
+    # and the words for a blank need share none
+    if blanked(window["reference_summary"], target) is not None:
+        source = ""
     reply = reply_from_result(result, source, 0.0 if target.insertion else 0.2)
     if reply is None:
         return None, f"llm_{result.error or 'empty'}"

@@ -11,7 +11,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, match_case, splice
 
 _AUX = "|".join(lexicon.EN_AUXILIARIES)
-_EN_AUX = re.compile(rf"\b({_AUX})\b(?!\s+(?:not|never|no)\b)")
+_EN_AUX = re.compile(rf"(?<![-\w])({_AUX})\b(?!\s+(?:not|never|no)\b|-)")  # not ill-will
 _EN_PERFECT = re.compile(r"\b(has|have|had)\s+(\w+)")
 _EN_SUBJECT_VERB = re.compile(r"\b(he|she|they|we|it|who|He|She|They|We|It|I|[A-Z][a-z]+)\s+"
                               r"([a-z]{3,})\b")
@@ -28,6 +28,19 @@ _CONTRACTED_OF = {positive: short for short, positive in lexicon.EN_CONTRACTIONS
 _EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either)\b",
                                    re.IGNORECASE)
 _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
+
+
+# A sentence that already denies something is not negated again: "would not show her no
+# mercy", "never to have not seen", "knows not ... had not insulted" are double negatives.
+_EN_NEGATED = re.compile(r"\b(?:not|never|no|nor|nothing|nobody|none|neither|cannot)\b|n['’]t\b",
+                         re.IGNORECASE)
+_ZH_NEGATED = ("没有", "没", "未", "不是", "不会", "不能", "不肯", "不愿", "从不", "无法")
+
+
+def _already_negated(sentence: str, zh: bool) -> bool:
+    if zh:
+        return any(word in sentence for word in _ZH_NEGATED)
+    return bool(_EN_NEGATED.search(sentence))
 
 
 def _reads_only_negated(sentence: str, zh: bool) -> bool:
@@ -49,6 +62,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
+        if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
+            changes = [c for c in changes if c[0] != "negate"]  # nor a question: "Does he not"
         for subtype, new in changes:
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
