@@ -113,9 +113,10 @@ def _spoiled(retries: list):
     retries' prompts go in ``retries``)."""
     def answer(messages) -> str:
         content = messages[-1]["content"]
-        if "Your previous answer was rejected" in content:
+        if "Your previous answer was rejected" in content:  # (requests arrive concurrently)
             retries.append(content)
-        if "任务" in content or retries and retries[-1] is content:
+            return good_reply(messages)
+        if "任务" in content:
             return good_reply(messages)
         good = json.loads(good_reply(messages))
         if "words" in good:  # words for a blank: "Pell opportely"
@@ -141,7 +142,8 @@ def _run(llm_server, tmp_path, max_retries: int):
 def test_a_non_word_is_recorded_in_the_rows_and_the_manifest(llm_server, tmp_path):
     result, rows, retries = _run(llm_server, tmp_path, max_retries=0)
     assert len(rows) == 4 and not retries
-    assert [(r["valid"], r["reject_reason"]) for r in rows] == [(False, "nonword: opportely")] * 4
+    assert [(r["valid"], r["reject_reason"]) for r in rows] == [(False, "nonword: opportely")] * 4, [
+        (r["window_id"], r["type"], r["subtype"], r["original_span"], r["hallucinated_span"]) for r in rows]
     assert all(" opportely " in r["hallucinated_span"] for r in rows)
     assert result.dropped["nonword"] == 4  # (zh rows have no lexicon check)
 
@@ -150,6 +152,7 @@ def test_a_rejected_non_word_is_retried_and_the_retry_accepted(llm_server, tmp_p
     result, rows, retries = _run(llm_server, tmp_path, max_retries=1)
     assert len(rows) == 4 and all(r["valid"] and r["reject_reason"] == "" for r in rows)
     assert not any("opportely" in r["summary"] for r in rows)
-    assert len(set(retries)) == 2  # one retry per type (both windows ask the same)
+    assert len(set(retries)) == 2, ([r[-300:] for r in retries], [
+        (r["window_id"], r["type"], r["subtype"], r["hallucinated_span"]) for r in rows])
     assert all("Your previous answer was rejected (nonword: opportely)." in c for c in retries)
     assert "nonword" not in result.dropped

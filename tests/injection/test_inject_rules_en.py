@@ -115,6 +115,34 @@ def test_fabrication_subtypes_add_one_sentence_in_the_summarys_own_words(en_enti
     assert psychology.summary.startswith(summary.split(". ")[0] + ". Mabry reads")
 
 
+@pytest.mark.parametrize("sentence,retold", [
+    ("Mabry calls a council, in which it is resolved to send Wren home.", "Mabry calls a council."),
+    ("Mabry, going out to see the harbour, meets her brother.",
+     "Mabry, going out to see the harbour, meets her brother."),  # nothing before the comma
+    ("Mabry waits, and Wren sells the clocks.", "Mabry waits, and Wren sells the clocks."),
+    ("Mabry begins the story of her voyage: how the ship was lost.",
+     "Mabry begins the story of her voyage."),
+])
+def test_a_retold_event_is_told_shortly(en_entities, sentence, retold):
+    """A summary that holds a long sentence twice is found by its repetition alone (real
+    synopses: summary level 0.67, sentence level 0.40): an event told again is told by its
+    main clause, when that clause stands as an event of its own."""
+    summary = f"{sentence} The weather stays cold all week. Wren reads by the fire."
+    repeat = candidate_of(summary, "en", en_entities, "fabrication", "repeat")
+    assert repeat.hallucinated_span == retold
+
+
+def test_a_break_after_a_full_stop_is_no_clause_end():
+    """Clarissa's contents: "From the same.--Has had ..." retold up to "--" gave "same.."."""
+    from longnovel.injection.ops.fabrication import _main_clause
+
+    sentence = "Mabry to Mr. Vale.--Has had a visit from the two sisters."
+    assert _main_clause(sentence, False, "Mabry") == sentence
+    assert _main_clause("Mabry calls a council, in which it is resolved.", False, "Mabry") == \
+        "Mabry calls a council."
+    assert _main_clause("顾衡山在谱房撞见韩石，认定是他偷的。", True, "顾衡山") == "顾衡山在谱房撞见韩石。"
+
+
 def test_repeat_drops_the_date_and_takes_the_writers_opener(en_entities):
     summary = ("On the fifth of Ashmonth, Wren sells eleven clocks. The weather stays cold "
                "all week. Later, Mabry waits for news of her brother.")

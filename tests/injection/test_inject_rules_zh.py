@@ -61,7 +61,7 @@ def test_fabrication_in_the_summarys_own_words(zh_entities):
     summary = ("小满在松岭上遇见了青禾，两人聊了很久。天气渐渐冷了下来，山上的花也谢了。"
                "韩石替小满收拾好了过冬的衣物，又把炭盆搬进了屋里。")
     repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat")
-    assert repeat.summary == summary + "小满在松岭上遇见了青禾，两人聊了很久。"
+    assert repeat.summary == summary + "小满在松岭上遇见了青禾。"  # retold shortly
     summary = "青禾把墨送到了临川府。天气渐渐冷了下来。韩石心中担心墨坊的生意。"
     psychology = candidate_of(summary, "zh", zh_entities, "fabrication", "psychology")
     assert psychology.original_span == ""

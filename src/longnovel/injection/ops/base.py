@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
@@ -209,15 +209,21 @@ def _word_variants(draft: Draft, i: int, sentence: str, table, zh_not_before=(),
             for new in _as_list(table.get(token)):
                 out.append(replace_tokens(tokens, t, new))
         return out
-    keys = sorted(table, key=len, reverse=True)
-    # not the stem of a contraction: "won't" must never become "lost't"
-    pattern = r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b(?!['’]\w)"
-    for m in re.finditer(pattern, sentence, flags=re.IGNORECASE):
+    for m in _alternation(frozenset(table)).finditer(sentence):
         for new in _as_list(table.get(m.group().lower())):
             new = en_adapt(sentence, m.start(), m.end(), new) if en_adapt else new
             if new:
                 out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), new)))
     return out
+
+
+@lru_cache(maxsize=64)
+def _alternation(words: frozenset[str]) -> re.Pattern:
+    """One pattern for a lexicon's words, longest first, case-insensitive; never the stem of a
+    contraction ("won't" must not become "lost't"). Cached: it is asked for every sentence."""
+    keys = sorted(words, key=lambda k: (-len(k), k))
+    return re.compile(r"\b(" + "|".join(re.escape(k) for k in keys) + r")\b(?!['’]\w)",
+                      re.IGNORECASE)
 
 
 def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:

@@ -105,10 +105,34 @@ def _repeat(draft: Draft) -> list[Edit]:
         rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
         if not rest or _describes_a_state(rest, draft.zh):
             continue
+        rest = _main_clause(rest, draft.zh, _subject(draft, i))
         retold = (opener + draft.lower_first(rest)) if opener else rest
         for j in range(i + 2, len(draft.sentences)):
             out.append(draft.insert_after(j, retold, "repeat"))
     return out
+
+
+_EN_CLAUSE_END = re.compile(r"\s*(?:[,;:]|--|—)\s*")
+_ZH_CLAUSE_END = re.compile(r"[，；：]")
+
+
+def _main_clause(sentence: str, zh: bool, name: str | None) -> str:
+    """The sentence up to its first clause break, when that part is an event of its own (a
+    retold event is told shortly, as a summary tells a thing again: "Alcinous calls a council,
+    in which it is resolved ..." is retold "Alcinous calls a council."); else the sentence."""
+    body, end = sentence_body(sentence, "zh" if zh else "en")
+    m = (_ZH_CLAUSE_END if zh else _EN_CLAUSE_END).search(body)
+    if not m:
+        return sentence
+    head = body[: m.start()]
+    if zh and len(head) < 5 or not zh and (len(head.split()) < 4 or re.search(
+            r"\b(?:who|which|that|whom|whose|when|while|if|as|because|although)\b", head)):
+        return sentence  # "Aeneas, going out ..." has no event before its comma
+    if re.search(r"[“”\"‘’(（]", head) or not name or name not in head:
+        return sentence  # the part must keep the one it is about
+    if head.rstrip()[-1:] in ".。!！?？":
+        return sentence  # "From the same.--Has had ...": the break follows a full stop
+    return head + end
 
 
 def _describes_a_state(sentence: str, zh: bool) -> bool:
