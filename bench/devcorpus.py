@@ -259,16 +259,17 @@ def merge_short(chapters: list[tuple[str, str]], counts: list[int], min_tokens: 
     return units
 
 
-def write_config(out: Path) -> None:
+def write_config(out: Path, name: str = "dev.yaml", languages: tuple[str, ...] = ("zh", "en"),
+                 units: dict | None = None, header: str = "") -> None:
+    """A longnovel config over the corpus under ``out`` (offline: rules, lexical entities, no
+    model), written to ``out / name`` with ``header`` comment lines first."""
     config = {
         "run_dir": str(out / "run"),
         "seed": 13,
         "tokenizer": "qwen3",
-        "corpus": [
-            {"path": str(out / "zh"), "format": "dir", "language": "zh"},
-            {"path": str(out / "en"), "format": "dir", "language": "en"},
-        ],
-        "units": {"min_tokens": 2000, "max_tokens": 6000, "out_of_range": "drop"},
+        "corpus": [{"path": str(out / lang), "format": "dir", "language": lang}
+                   for lang in languages],
+        "units": units or {"min_tokens": 2000, "max_tokens": 6000, "out_of_range": "drop"},
         "tiers": {"T8": 8000, "S": 16000, "M": 32000},
         "window": {"below": 2000, "above": 4000, "max_per_tier": None, "max_per_book": None},
         "models": {},
@@ -279,10 +280,11 @@ def write_config(out: Path) -> None:
         "export": {"splits": {"test": 0.8, "valid": 0.2}, "mix": None, "max_per_tier": None},
         "cache": str(out / "cache" / "llm.sqlite"),
     }
-    header = ("# Development corpus config (written by bench/devcorpus.py): real public-domain\n"
-              "# novels, chapter units, offline, no API key. Tiers T8/S/M.\n")
-    (out / "dev.yaml").write_text(header + yaml.safe_dump(config, sort_keys=False,
-                                                          allow_unicode=True), encoding="utf-8")
+    header = header or ("# Development corpus config (written by bench/devcorpus.py): real "
+                        "public-domain\n# novels, chapter units, offline, no API key. Tiers "
+                        "T8/S/M.\n")
+    (out / name).write_text(header + yaml.safe_dump(config, sort_keys=False,
+                                                    allow_unicode=True), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -115,6 +115,7 @@ from devcorpus import (
     split_en,
     strip_gutenberg,
 )
+from devcorpus import write_config as write_corpus_config
 
 from longnovel.tokenizer import load_tokenizer
 
@@ -492,27 +493,13 @@ def build_chapters(book: ProseBook, mirrors: Path):
 # --- output ---------------------------------------------------------------------------------
 
 def write_config(out: Path) -> None:
-    config = {
-        "run_dir": str(out / "run"),
-        "seed": 13,
-        "tokenizer": "qwen3",
-        "corpus": [{"path": str(out / "en"), "format": "dir", "language": "en"}],
-        "units": {"min_tokens": 1500, "max_tokens": 6000, "out_of_range": "keep"},
-        "tiers": {"T8": 8000, "S": 16000, "M": 32000},
-        "window": {"below": 2000, "above": 4000, "max_per_tier": None, "max_per_book": None},
-        "models": {},
-        "arbitrate": {"summarizers": [], "judges": [], "use_reference": True,
-                      "rule": "majority", "max_windows_per_tier": None},
-        "inject": {"generator": "rules", "entities": "lexical", "types": "all",
-                   "types_per_window": 8, "max_retries": 2},
-        "export": {"splits": {"test": 0.8, "valid": 0.2}, "mix": None, "max_per_tier": None},
-        "cache": str(out / "cache" / "llm.sqlite"),
-    }
-    header = ("# Prose-summary development corpus (written by bench/prosecorpus.py): public-domain\n"
-              "# books whose units carry a paragraph-long human synopsis. Offline, no API key.\n"
-              "# Units of any length are kept (the epics' books run to 14k tokens).\n")
-    (out / "prose.yaml").write_text(header + yaml.safe_dump(config, sort_keys=False,
-                                                            allow_unicode=True), encoding="utf-8")
+    write_corpus_config(
+        out, "prose.yaml", ("en",),
+        units={"min_tokens": 1500, "max_tokens": 6000, "out_of_range": "keep"},
+        header=("# Prose-summary development corpus (written by bench/prosecorpus.py): "
+                "public-domain\n# books whose units carry a paragraph-long human synopsis. "
+                "Offline, no API key.\n# Units of any length are kept (the epics' books run "
+                "to 14k tokens).\n"))
 
 
 SEARCHED_ZH = """\
