@@ -119,7 +119,20 @@ MIN_BODY_CHARS = 300   # a "chapter" with less body than this is a table-of-cont
 
 
 def repo_dir(mirrors: Path, repo: str) -> Path:
-    return mirrors / repo.replace("/", "+") / "repo"
+    """The git directory of a fetched mirror: ``repo`` itself when bare, else ``repo/.git``."""
+    base = mirrors / repo.replace("/", "+") / "repo"
+    return base / ".git" if (base / ".git").is_dir() else base
+
+
+def report_missing(mirrors: Path, repos) -> bool:
+    """Print the repositories of ``repos`` not fetched under ``mirrors``; True if any."""
+    missing = sorted({r for r in repos if not repo_dir(mirrors, r).is_dir()})
+    if missing:
+        print("These repositories must be fetched first (a git mirror at "
+              f"{mirrors}/<owner>+<name>/repo):", file=sys.stderr)
+        for repo in missing:
+            print(f"  github:{repo}", file=sys.stderr)
+    return bool(missing)
 
 
 def git_show(git_dir: Path, path: str) -> bytes:
@@ -295,12 +308,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="merge chapters shorter than this with the next ones")
     args = parser.parse_args(argv)
 
-    missing = sorted({b.repo for b in BOOKS if not repo_dir(args.mirrors, b.repo).is_dir()})
-    if missing:
-        print("These repositories must be fetched first (a bare git mirror at "
-              f"{args.mirrors}/<owner>+<name>/repo):", file=sys.stderr)
-        for repo in missing:
-            print(f"  github:{repo}", file=sys.stderr)
+    if report_missing(args.mirrors, (b.repo for b in BOOKS)):
         return 1
 
     tokenizer = load_tokenizer("qwen3")

@@ -109,8 +109,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devcorpus import (
     GUTENBERG_LICENSE,
     Book,
+    apply_cuts,
     decode,
+    git_show,
     merge_short,
+    repo_dir,
+    report_missing,
     roman_or_int,
     split_en,
     strip_gutenberg,
@@ -207,32 +211,14 @@ BOOKS: list[ProseBook] = [
 ]
 
 
-def git_dir(mirrors: Path, repo: str) -> Path:
-    """The git directory of a fetched mirror: ``repo`` itself when bare, else ``repo/.git``."""
-    base = mirrors / repo.replace("/", "+") / "repo"
-    return base / ".git" if (base / ".git").is_dir() else base
-
-
 def read(mirrors: Path, source: Source) -> str:
-    gdir = git_dir(mirrors, source.repo)
-    result = subprocess.run(["git", f"--git-dir={gdir}", "show", f"HEAD:{source.path}"],
-                            capture_output=True, check=False)
-    if result.returncode != 0:
-        raise SystemExit(f"{gdir}: cannot read {source.path}: {result.stderr.decode().strip()}")
-    return strip_gutenberg(decode(result.stdout, source.encoding))
+    text = git_show(repo_dir(mirrors, source.repo), source.path)
+    return strip_gutenberg(decode(text, source.encoding))
 
 
 def head_commit(mirrors: Path, repo: str) -> str:
-    return subprocess.run(["git", f"--git-dir={git_dir(mirrors, repo)}", "rev-parse", "HEAD"],
+    return subprocess.run(["git", f"--git-dir={repo_dir(mirrors, repo)}", "rev-parse", "HEAD"],
                           capture_output=True, text=True, check=False).stdout.strip()
-
-
-def cut_at(text: str, patterns: list[str]) -> str:
-    for pattern in patterns:
-        match = re.search(pattern, text, re.MULTILINE)
-        if match:
-            text = text[:match.start()]
-    return text
 
 
 def paragraphs(lines: list[str]) -> list[list[str]]:
@@ -291,7 +277,7 @@ def clarissa_volume(text: str, volume: int, cuts: list[str]) -> tuple[list[tuple
         elif entries and not is_upper(para):   # not a title such as THE HISTORY / CONCLUSION
             entries[-1][1].extend(para)
     warnings = []
-    body_lines = cut_at("\n".join(lines[body:]), cuts).split("\n")
+    body_lines = apply_cuts("\n".join(lines[body:]), cuts).split("\n")
     heads: dict[int, int] = {}       # letter number -> line index in body_lines
     previous = 0
     for i, line in enumerate(body_lines):
@@ -389,7 +375,7 @@ def arguments(text: str) -> dict[int, str]:
 def prose_books(text: str, book: ProseBook) -> dict[int, str]:
     """Book number -> unit text: the marker line, then the book without its heading
     synopsis (an indented or upper-case paragraph right after the marker)."""
-    text = cut_at(text, book.cut)
+    text = apply_cuts(text, book.cut)
     head = re.compile(book.head)
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if head.match(line)]
@@ -441,7 +427,7 @@ def build_rubrics(book: ProseBook, mirrors: Path):
     to the end of its day ("HERE ENDETH THE ... DAY"), so the day's closing frame and ballad
     stay with the day's last story and the next day's opening frame (with its own theme
     rubric) is left out. The upper-case copy of the rubric under the heading is removed."""
-    text = cut_at(read(mirrors, book.texts[0]), book.cut)
+    text = apply_cuts(read(mirrors, book.texts[0]), book.cut)
     lines = text.split("\n")
     body = next(i for i, line in enumerate(lines)
                 if line.startswith("HERE BEGINNETH THE BOOK CALLED DECAMERON"))
@@ -556,12 +542,7 @@ def main(argv: list[str] | None = None) -> int:
     books = [b for b in BOOKS if not args.book or b.book_id in args.book]
     repos = sorted({s.repo for b in books for s in b.texts + ([b.summaries] if b.summaries
                                                                 else [])})
-    missing = [r for r in repos if not git_dir(args.mirrors, r).is_dir()]
-    if missing:
-        print("These repositories must be fetched first (a git mirror at "
-              f"{args.mirrors}/<owner>+<name>/repo):", file=sys.stderr)
-        for repo in missing:
-            print(f"  github:{repo}", file=sys.stderr)
+    if report_missing(args.mirrors, repos):
         return 1
 
     tokenizer = load_tokenizer("qwen3")
