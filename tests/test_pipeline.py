@@ -169,13 +169,13 @@ def test_exported_injections_carry_their_own_summary_and_input(tmp_path):
     run_dir = tmp_path / "run"
     injected = {(r["window_id"], r["summary"]) for r in
                 pq.read_table(run_dir / "inject/injections.parquet").to_pylist() if r["valid"]}
-    articles = {w["window_id"]: w["article"]
-                for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()}
-    by_article = {a: w for w, a in articles.items()}
+    # (two books of this corpus share their texts: a window is found by book and article)
+    by_article = {(w["book_id"], w["article"]): w["window_id"]
+                  for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()}
     rows = [r for f in sorted((run_dir / "export").glob("*/*.parquet"))
             for r in pq.read_table(f).to_pylist() if r["source"] == "injection"]
     assert len(rows) == len(injected) > 0
     for row in rows:
-        window = by_article[row["article"]]
+        window = by_article[(row["book_id"], row["article"])]
         assert row["summary"] and (window, row["summary"]) in injected
         assert row["input"].startswith(row["article"]) and row["input"].endswith(row["summary"])

@@ -7,8 +7,8 @@ from longnovel.injection import Candidate, NotApplicable, RulesGenerator, valida
 
 def candidate_of(summary, language, entities, type_id, subtype, seed=13) -> Candidate:
     for attempt in range(40):
-        # a new generator each time: the sub-type's seeded place, not one the word flow of the
-        # attempts before moved (RulesGenerator.word_flow)
+        # a new generator each time: the sub-type's seeded place, not one the ledger of the
+        # attempts before moved (RulesGenerator.ledger)
         out = RulesGenerator(seed).generate(summary, language, entities, type_id, attempt)
         assert not isinstance(out, NotApplicable), out
         if out.subtype == subtype:

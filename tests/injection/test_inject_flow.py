@@ -1,8 +1,10 @@
-"""The rules keep each word's flow even: a word that edits bring in is, over a run, also taken
-out, so an article-free classifier cannot learn it as the sign of an injected summary."""
+"""The rules keep the run's ledger even (``injection/ledger.py``): what edits bring into the
+summaries is, over a run, also taken out where the summaries offer it, so an article-free
+classifier cannot learn it as the sign of an injected summary."""
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import pytest
@@ -47,8 +49,7 @@ def test_replacements_take_turns_instead_of_one_word_winning():
     words = Counter(word_change(c.original_span, c.hallucinated_span, False)[1][0]
                     for c in made)
     assert sorted(words) == ["declined", "refused", "rejected"]
-    assert set(words.values()) == {3}
-    assert generator.word_flow[("en", "event")]["accepted"] == -9
+    assert max(words.values()) - min(words.values()) <= 2, words
 
 
 def test_a_word_brought_in_before_is_taken_out_where_the_summary_offers_it():
@@ -59,17 +60,35 @@ def test_a_word_brought_in_before_is_taken_out_where_the_summary_offers_it():
     for seed_text in ("Kit refused the tea. Lena accepted the offer.",
                       "Lena accepted the offer. Kit refused the tea."):
         candidate = RulesGenerator(13)
-        candidate.word_flow = {k: Counter(v) for k, v in generator.word_flow.items()}
+        candidate.ledger = copy.deepcopy(generator.ledger)
         out = candidate.generate(seed_text, "en", PEOPLE, "event", 0)
         assert out.hallucinated_span == "Kit accepted the tea.", seed_text
 
 
-def test_the_flow_is_kept_per_language_and_type():
+def test_the_ledger_is_kept_per_book_language_and_type():
     generator = RulesGenerator(13)
-    generator.generate("Ralph accepted the offer.", "en", PEOPLE, "event", 0)
-    generator.generate("Ralph could see the bell.", "en", PEOPLE, "polarity", 0)
-    assert set(generator.word_flow) == {("en", "event"), ("en", "polarity")}
-    assert generator.word_flow[("en", "polarity")]["not"] == 1
+    generator.generate("Ralph accepted the offer.", "en", PEOPLE, "event", 0, book="a")
+    generator.generate("Ralph could see the bell. Wren did not say anything.", "en", PEOPLE,
+                       "polarity", 0, book="b")
+    assert set(generator.ledger.sums) == {("a", "en", "event"), ("en", "event"),
+                                          ("b", "en", "polarity"), ("en", "polarity")}
+    assert generator.ledger.sums[("b", "en", "polarity")][" not"] > 0
+    assert generator.ledger.sums[("a", "en", "event")]["accep"[:4]] < 0
+
+
+def test_one_books_edits_steer_another_book_only_through_the_language():
+    """A book's names are balanced within the book: the other book's sums weigh in only at
+    the language's lower weight."""
+    generator = RulesGenerator(13)
+    for name in NAMES[:6]:
+        generator.generate(f"{name} accepted the offer.", "en", PEOPLE, "event", 0, book="a")
+    delta = {"x": 1.0}
+    generator.ledger.sums[("a", "en", "event")]["x"] = 5.0
+    weight = generator.ledger.LANGUAGE_WEIGHT
+    assert generator.ledger.cost(("b", "en", "event"), delta) == pytest.approx(
+        1.0 + weight * (1.0 + 2 * generator.ledger.sums[("en", "event")]["x"]))
+    assert generator.ledger.cost(("a", "en", "event"), delta) == pytest.approx(
+        (1.0 + 2 * 5.0) + weight * (1.0 + 2 * generator.ledger.sums[("en", "event")]["x"]))
 
 
 def test_a_retry_is_never_the_candidate_already_tried():
@@ -87,21 +106,26 @@ def test_a_retry_is_never_the_candidate_already_tried():
     assert len(set(tried)) == 6  # two places, three stand-ins each: every one in turn
 
 
-def test_seeded_choice_ranks_within_a_subtype_and_orders_subtypes_by_their_first_place():
+def test_seeded_choice_ranks_every_subtypes_places_then_the_attempts_subtype():
     class Option:
         def __init__(self, subtype, cost):
             self.subtype, self.cost = subtype, cost
 
     options = [Option("a", c) for c in (5, 3, 4)] + [Option("b", c) for c in (1, 2)]
-    best = seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost)
-    assert best.cost in (1, 2)  # sub-type b opens with a lower cost than any first place of a
-    chosen = seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost,
-                           avoid=lambda o: o.subtype == "b")
-    assert chosen.subtype == "b"  # all of b avoided: a repeat, never nothing
+    assert seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost).cost == 1
+    avoided = seeded_choice(options, 13, "event", "text", 0, rank=lambda o: o.cost,
+                            avoid=lambda o: o.subtype == "b")
+    assert avoided.cost == 3  # the best place of the sub-type left
+    # a later attempt takes its own sub-type's best place: every sub-type in turn
+    later = {seeded_choice(options, 13, "event", "text", k, rank=lambda o: o.cost).cost
+             for k in (1, 2)}
+    assert later == {1, 3}
     only_a = [o for o in options if o.subtype == "a"]
-    assert seeded_choice(only_a, 13, "event", "text", 0, rank=lambda o: o.cost).cost == 3
     assert seeded_choice(only_a, 13, "event", "text", 0, rank=lambda o: o.cost,
                          avoid=lambda o: o.cost == 3).cost == 4
+    everything = seeded_choice(only_a, 13, "event", "text", 0, rank=lambda o: o.cost,
+                               avoid=lambda o: True)
+    assert everything.subtype == "a"  # all avoided: a repeat, never nothing
 
 
 def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
@@ -112,9 +136,11 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
     seen: list[tuple[str, ...]] = []
 
     class Spy(RulesGenerator):
-        def generate(self, summary, language, entities, type_id, attempt=0, tried=()):
+        def generate(self, summary, language, entities, type_id, attempt=0, tried=(),
+                     book=""):
             seen.append(tuple(tried))
-            return super().generate(summary, language, entities, type_id, attempt, tried)
+            return super().generate(summary, language, entities, type_id, attempt, tried,
+                                    book)
 
     class Ctx:
         class config:
@@ -130,18 +156,21 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
     monkeypatch.setattr(inject, "_reject_reason", lambda outcome, language: "forced")
     engine = inject.Engine(Ctx, {"w": PEOPLE}, None)
     engine.rules = Spy(13)
-    window = {"window_id": "w", "tier": "S", "language": "en",
+    window = {"window_id": "w", "tier": "S", "language": "en", "book_id": "b",
               "reference_summary": "Ralph accepted the offer. Wren accepted the tea."}
     rows = engine.run([(window, "event")])
     assert rows[0]["valid"] is False and rows[0]["reject_reason"] == "forced"
     assert [len(t) for t in seen] == [0, 1, 2]
     assert len(set(seen[2])) == 2  # the two earlier candidates, different from each other
+    # and every rejected candidate was taken back out of the ledger
+    assert all(abs(v) < 1e-12 for sums in engine.rules.ledger.sums.values()
+               for v in sums.values())
 
 
 def test_numbers_brought_in_follow_the_numbers_taken_out():
     """One stand-in per number ("eleven Miss Montagues", "her ten uncles") was what the
-    classifier read on real synopses: several are offered, near the original, and the word
-    flow takes the one brought in least."""
+    classifier read on real synopses: several are offered, near the original, they take
+    turns, and a number brought in before is taken out where a summary has it."""
     from longnovel.injection.ops import number
 
     draft = Draft("Wren found two keys.", "en", PEOPLE)
@@ -152,8 +181,6 @@ def test_numbers_brought_in_follow_the_numbers_taken_out():
             for n in NAMES[:6]]
     added = Counter(word_change(c.original_span, c.hallucinated_span, False)[1][0]
                     for c in made)
-    assert added == {"three": 2, "four": 2, "five": 2}
-    # and a number brought in before is taken out where a summary has it
+    assert set(added) == {"three", "four", "five"}
     out = generator.generate("Kit found three keys.", "en", PEOPLE, "number", 0)
-    assert word_change(out.original_span, out.hallucinated_span, False)[0] == ["three"]
-    assert generator.word_flow[("en", "number")]["three"] == 1
+    assert word_change(out.original_span, out.hallucinated_span, False) == (["three"], ["two"])

@@ -20,7 +20,7 @@ def spans(summary: str, type_id: str, language: str = "en") -> list[str]:
     out = []
     people = ZH_PEOPLE if language == "zh" else EN_PEOPLE
     for attempt in range(40):
-        # a new generator each time: every place in turn, not the ones the word flow and the
+        # a new generator each time: every place in turn, not the ones the ledger and the
         # sub-type balance of the attempts before would leave
         candidate = RulesGenerator(13).generate(summary, language, people, type_id, attempt)
         if isinstance(candidate, NotApplicable):
@@ -33,9 +33,10 @@ def spans(summary: str, type_id: str, language: str = "en") -> list[str]:
 # --- polarity --------------------------------------------------------------------------------
 
 def test_en_negation_is_written_with_do_support_not_an_inserted_never():
-    assert spans("Ralph makes one last appointment.", "polarity") == [
-        "Ralph does not make one last appointment."]
-    assert spans("Oliver walked to London.", "polarity") == ["Oliver did not walk to London."]
+    assert spans("Ralph makes one last appointment. Wren does not say anything.",
+                 "polarity") == ["Ralph does not make one last appointment."]
+    assert spans("Oliver walked to London. Monks did not say anything.", "polarity") == [
+        "Oliver did not walk to London."]
 
 
 def test_en_negation_follows_the_writers_contractions_and_never():
@@ -44,8 +45,9 @@ def test_en_negation_follows_the_writers_contractions_and_never():
     assert "Ralph doesn't make one last appointment." in made
     assert "Ralph never makes one last appointment." in made
     assert "Ralph does not make one last appointment." not in made
-    assert spans("Wren couldn't sleep. Jory could see the bell.", "polarity") == [
-        "Jory couldn't see the bell.", "Wren could sleep."]
+    assert spans("Wren couldn't sleep. Jory could see the bell. Ralph wasn't there.",
+                 "polarity") == ["Jory couldn't see the bell.", "Ralph was there.",
+                                 "Wren could sleep."]
 
 
 @pytest.mark.parametrize("summary,broken,language", [
@@ -66,8 +68,9 @@ def test_zh_modal_is_negated_only_before_a_verb():
     # 会 as a gathering (人头会) and as "meets" (会潘三) is not the modal 会
     assert spans("侠客虚设人头会。", "polarity", "zh") == []
     assert spans("访朋友书店会潘三。", "polarity", "zh") == []
-    assert spans("武松会去临川府。", "polarity", "zh") == ["武松不会去临川府。"]
-    assert spans("柴文炳要捶两万四千下。", "polarity", "zh") == ["柴文炳不用捶两万四千下。"]
+    assert spans("武松会去临川府。青禾不说任何话。", "polarity", "zh") == ["武松不会去临川府。"]
+    assert spans("柴文炳要捶两万四千下。青禾不说任何话。", "polarity", "zh") == [
+        "柴文炳不用捶两万四千下。"]
 
 
 def test_zh_a_not_a_question_is_not_a_negation():
@@ -76,8 +79,9 @@ def test_zh_a_not_a_question_is_not_a_negation():
 
 
 def test_zh_affirmed_experience_keeps_its_aspect():
-    assert "封条动过。" in spans("封条没有动过。", "polarity", "zh")
-    assert "青禾看了师父一眼。" in spans("青禾没有看师父一眼。", "polarity", "zh")
+    assert "封条动过。" in spans("封条没有动过。小满没有说任何话。", "polarity", "zh")
+    assert "青禾看了师父一眼。" in spans("青禾没有看师父一眼。小满没有说任何话。", "polarity",
+                                   "zh")
 
 
 def test_polarity_balances_negations_added_and_removed():
@@ -88,8 +92,11 @@ def test_polarity_balances_negations_added_and_removed():
     from longnovel.injection.rules import BALANCE_SLACK
 
     generator = RulesGenerator(13)
-    only_negate = [f"Wren rang bell {n} at noon." for n in ("one", "two", "three", "four")]
-    both = [f"Wren could see the {thing}. Jory did not go home."
+    # (a negation is added only where the writer negates elsewhere, and one is taken out only
+    # where another remains: see test_negations_keep_company)
+    only_negate = [f"Wren rang bell {n} at noon. Jory did not say anything."
+                   for n in ("one", "two", "three", "four")]
+    both = [f"Wren could see the {thing}. Jory did not go home. Kit did not say anything."
             for thing in ("bell", "lamp", "clock", "boat", "ship", "tower")]
     out = [generator.generate(s, "en", EN_PEOPLE, "polarity", 0) for s in only_negate + both]
     subtypes = [o.subtype if isinstance(o, Candidate) else None for o in out]
@@ -101,6 +108,31 @@ def test_polarity_balances_negations_added_and_removed():
     assert subtypes.count("negate") == subtypes.count("affirm")
     # a summary that offers only the direction ahead is open again once the other caught up
     assert generator.generate(only_negate[2], "en", EN_PEOPLE, "polarity", 0).subtype == "negate"
+
+
+def test_negations_keep_company():
+    """A negation is added only where the writer already uses that negator elsewhere in the
+    summary, and taken out only where another one remains: the first "not" of a summary, or
+    its only one, is what an article-free classifier reads (on real synopses 0.90 of the
+    negated summaries were told apart, and 0.2 of the affirmed ones the other way)."""
+    assert spans("Ralph makes one last appointment.", "polarity") == []
+    assert spans("Mabry did not go to the feast.", "polarity") == []
+    assert spans("Mabry did not go to the feast. Wren did not wave.", "polarity") == [
+        "Mabry went to the feast.", "Wren waved."]
+    # the only "never" stays; the writer's "never" may be given to another sentence
+    assert spans("Jory never rests. Wren sleeps.", "polarity") == ["Wren never sleeps."]
+    assert spans("青禾没有回家。", "polarity", "zh") == []
+    assert spans("青禾接受了邀请。", "polarity", "zh") == []
+
+
+def test_en_negation_uses_do_support_only_where_the_writer_does():
+    """Synopses that negate with "was not" or "knows not" and never with "does not" gave
+    their negated summaries away by "does" alone."""
+    made = spans("Ralph makes one last appointment. Jory could see. Wren was not there.",
+                 "polarity")
+    assert made == ["Jory could not see."]
+    assert "Ralph did not make one last appointment." in spans(
+        "Ralph made one last appointment. Wren did not come. Kit was not there.", "polarity")
 
 
 # --- event -----------------------------------------------------------------------------------
@@ -309,3 +341,23 @@ def test_a_moved_cause_never_opens_with_a_word_pointing_back():
     made = spans(summary, "causal")
     assert made and not any("because One" in s or "because one" in s for s in made), made
     assert "Wren could not ring the tide-bell, because Jory paid the fine." in made
+
+
+# --- entity ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("summary", [
+    "Ralph talks with Wren in the lamp room.",
+    "Jory meets Wren at the ferry.",
+    "Oliver quietly argued with Monks.",
+    "Ralph married Wren in the spring.",
+])
+def test_a_mutual_action_is_no_role_swap(summary):
+    """"A talks with B" and "B talks with A" tell the same fact (TAXONOMY: symmetric sentences
+    don't count); a role swap needs who did what to whom."""
+    from longnovel.injection.ops import entity
+    from longnovel.injection.ops.base import Draft
+
+    assert entity.role_swap_edits(Draft(summary, "en", EN_PEOPLE)) == []
+    directed = summary.replace(" talks with ", " scolds ").replace(" meets ", " robs ")
+    if directed != summary:
+        assert entity.role_swap_edits(Draft(directed, "en", EN_PEOPLE))

@@ -25,9 +25,10 @@ CASES = [
      "Wren travels north with her aunt.", "Wren travels north with her mother."),
     ("relation", "invent", "Wren writes to her neighbour.",
      "Wren writes to her neighbour.", "Wren writes to her cousin."),
-    ("polarity", "negate", "Mabry could see the harbour.",
+    # (a negation is added or taken out only where the writer negates elsewhere too)
+    ("polarity", "negate", "Mabry could see the harbour. Wren did not say anything.",
      "Mabry could see the harbour.", "Mabry could not see the harbour."),
-    ("polarity", "affirm", "Mabry did not go to the feast.",
+    ("polarity", "affirm", "Mabry did not go to the feast. Wren did not say anything.",
      "Mabry did not go to the feast.", "Mabry went to the feast."),
     ("event", "verb", "Wren kisses the captain.",
      "Wren kisses the captain.", "Wren slaps the captain."),

@@ -17,8 +17,10 @@ CASES = [
     ("number", "time", "他们约定在清晨出发。", "他们约定在清晨出发。", "他们约定在傍晚出发。"),
     ("relation", "replace", "小满去看望他的外公。", "小满去看望他的外公。", "小满去看望他的爷爷。"),
     ("relation", "invent", "小满和朋友去喝酒。", "小满和朋友去喝酒。", "小满和堂兄弟去喝酒。"),
-    ("polarity", "negate", "青禾接受了邀请。", "青禾接受了邀请。", "青禾没有接受邀请。"),
-    ("polarity", "affirm", "青禾没有回家。", "青禾没有回家。", "青禾回家了。"),
+    # (a negation is added or taken out only where the writer negates elsewhere too)
+    ("polarity", "negate", "青禾接受了邀请。小满没有说任何话。", "青禾接受了邀请。",
+     "青禾没有接受邀请。"),
+    ("polarity", "affirm", "青禾没有回家。小满没有说任何话。", "青禾没有回家。", "青禾回家了。"),
     ("event", "verb", "小满拥抱了青禾。", "小满拥抱了青禾。", "小满推开了青禾。"),
     ("event", "outcome", "最后韩石获释。", "最后韩石获释。", "最后韩石被拘押。"),
     ("causal", "invent", "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。随后小满离开了墨坊。",
@@ -86,7 +88,7 @@ def test_not_applicable(zh_entities, type_id):
 
 def test_negation_is_kept_where_the_sentence_only_reads_negated(zh_entities):
     """Dropping 不 from 不告诉任何人 would be ungrammatical, so that sentence is not affirmed."""
-    summary = "他决定不把这件事告诉任何人。青禾没有回家。"
+    summary = "他决定不把这件事告诉任何人。青禾没有回家。小满没有说任何话。"
     cand = candidate_of(summary, "zh", zh_entities, "polarity", "affirm")
     assert cand.original_span == "青禾没有回家。"
     only = RulesGenerator(1).generate("他决定不把这件事告诉任何人。", "zh", zh_entities,

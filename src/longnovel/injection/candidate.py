@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 
 @dataclass
@@ -16,6 +16,9 @@ class Candidate:
     original_span: str
     hallucinated_span: str
     generator: str
+    # what the generator recorded of this candidate in its run state (the rules' ledger), so
+    # that a candidate the validator or the verifier rejects can be taken back out of it
+    trace: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass

@@ -274,9 +274,9 @@ ZH_EVENT_OUTCOMES = {
 # The way back: the other word of a pair turned into the first. Without it every edit
 # brings in the same few words (declined, failed, 回绝), which an article-free classifier reads
 # as "injected"; with it the rules can take those words out as often as they bring them in
-# (RulesGenerator.word_flow). Only senses that keep the sentence's grammar: no "lost" (his
-# temper), "avoided" (the question), "warned" (him that), "led" (to), "borrowed" (money),
-# "dismissed" (a charge), 借 (钱), 警告.
+# (injection/ledger.py). Only senses that keep the sentence's grammar: no "lost" (his temper),
+# "avoided" (the question), "warned" (him that), "led" (to), "borrowed" (money), "dismissed"
+# (a charge), 借 (钱), 警告.
 _EN_VERBS_BACK = {
     "quarrels with": "talks with", "quarreled with": "talked with",
     "argues with": "talks with", "argued with": "talked with",

@@ -63,7 +63,7 @@ def year_to_cn(value: int) -> str:
 def changed_values(value: int, rng: random.Random, is_year: bool = False,
                    count: int = 3) -> list[int]:
     """Up to ``count`` different values from ``changed_value``, in the order drawn: the rules
-    offer them all, and the word flow picks the one that keeps the numbers brought in like
+    offer them all, and the ledger picks the one that keeps the numbers brought in like
     those taken out (a generator that always writes "eleven" is read by what it writes)."""
     out: list[int] = []
     for _ in range(count * 4):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import random
 from collections import Counter, OrderedDict
@@ -9,6 +10,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
+from longnovel.injection.ledger import Counts, Ledger, change
 from longnovel.injection.ops import (
     causal,
     entity,
@@ -21,7 +23,7 @@ from longnovel.injection.ops import (
 )
 from longnovel.injection.ops.base import Draft
 from longnovel.injection.script import is_traditional, to_traditional
-from longnovel.injection.text import all_capitals, changed_parts, word_change
+from longnovel.injection.text import all_capitals, changed_parts
 from longnovel.injection.wordcheck import acceptable
 from longnovel.taxonomy import TYPES
 
@@ -34,10 +36,10 @@ BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
 # other catches up: summaries that state few negations can otherwise only gain them, and "the
 # summary with one more 'not' is the injected one" answers the pair without the article.
 BALANCE_SLACK = 2
-# Within a sub-type, of this many places (the first that pass the checks, in the seeded order)
-# the one whose words keep the run's word flow most even goes first: a word every edit brings
-# in ("declined", 回绝, "aunt") is what an article-free classifier learns, and one brought in
-# as often as it is taken out tells nothing.
+# Of this many places (the first that pass the checks, taken from the sub-types in turn, in
+# their seeded order) the one that keeps the run's ledger closest to zero is taken: what every
+# edit brings in ("does not", "declined", 回绝, a sentence more) is what an article-free
+# classifier learns, and what is brought in as often as it is taken out tells nothing.
 FLOW_PLACES = 8
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 RULE_MODULES = {"entity": entity, "number": number, "relation": relation, "polarity": polarity,
@@ -64,38 +66,50 @@ class RulesGenerator:
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
         self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
-        # (language, type) -> word -> times brought in minus times taken out, so far
-        self.word_flow: dict[tuple[str, str], Counter] = {}
+        # what the edits so far did to the summaries' n-gram profile (see ledger.py)
+        self.ledger = Ledger()
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
-                 attempt: int = 0, tried: Collection[str] = ()) -> Candidate | NotApplicable:
+                 attempt: int = 0, tried: Collection[str] = (),
+                 book: str = "") -> Candidate | NotApplicable:
         """``tried``: the rewritten summaries of this job's earlier attempts, not offered again
-        while the sub-type has another place (the word flow reorders the places between
-        attempts, so an attempt's index alone no longer keeps them apart)."""
+        while the sub-type has another place (the ledger reorders the places between
+        attempts, so an attempt's index alone no longer keeps them apart). ``book``: the book
+        the summary belongs to, whose sums in the ledger the edit is balanced against."""
         if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
         draft = self._draft(summary, language, entities)
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
-        edit = self._pick(draft, type_id, attempt, tried, region=True)
+        key = (book, language, type_id)  # the sums of the ledger this job is balanced against
+        edit = self._pick(draft, type_id, attempt, tried, key, region=True)
         if edit is None and len(draft.sentences) > REGION_SENTENCES:
-            edit = self._pick(draft, type_id, attempt, tried, region=False)
+            edit = self._pick(draft, type_id, attempt, tried, key, region=False)
         if edit is None:
             if self._capped(language, type_id):
                 return NotApplicable(type_id, f"{_NOT_APPLICABLE[type_id]} that keeps its "
                                      f"sub-types within {BALANCE_SLACK} of each other")
             return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
-        if type_id in BALANCED_TYPES:
-            self.subtype_counts.setdefault((language, type_id), Counter())[edit.subtype] += 1
-        removed, added = _edit_words(draft, edit)
-        flow = self.word_flow.setdefault((language, type_id), Counter())
-        flow.update(added)
-        flow.subtract(removed)
+        trace = (key, edit.subtype, self._delta(draft, edit))
+        self._record(*trace, sign=1)
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
-                         edit.original_span, edit.hallucinated_span, GENERATOR_NAME)
+                         edit.original_span, edit.hallucinated_span, GENERATOR_NAME, trace)
+
+    def withdraw(self, candidate: Candidate) -> None:
+        """Take a candidate that will not be used (rejected by the validator or the verifier)
+        back out of the run state that ``generate`` recorded it in."""
+        if candidate.trace is not None:
+            self._record(*candidate.trace, sign=-1)
+            candidate.trace = None
+
+    def _record(self, key: tuple, subtype: str, delta: dict, sign: int) -> None:
+        _, language, type_id = key
+        if type_id in BALANCED_TYPES:
+            self.subtype_counts.setdefault((language, type_id), Counter())[subtype] += sign
+        self.ledger.record(key, delta, sign)
 
     def _pick(self, draft: Draft, type_id: str, attempt: int, tried: Collection[str],
-              region: bool) -> Edit | None:
+              key: tuple, region: bool) -> Edit | None:
         """The edit for this attempt, looked for in the type's region of the summary (or in
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
@@ -103,16 +117,26 @@ class RulesGenerator:
         used = self.subtype_counts.get((draft.language, type_id)) \
             if type_id in BALANCED_TYPES else None
         capped = self._capped(draft.language, type_id)
-        flow = self.word_flow.get((draft.language, type_id))
+
+        def final(e: Edit) -> Edit:  # the edit as it would be made to the whole summary
+            return draft.memo(("final", e.subtype, e.start + offset, e.end + offset, e.text),
+                              lambda: restyled(draft, e.shifted(offset)))
+
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
                              accept=lambda e: e.subtype not in capped and acceptable(
-                                 draft, restyled(draft, e.shifted(offset))),
+                                 draft, final(e)),
                              used=used,
-                             rank=(lambda e: _flow_cost(flow, *_edit_words(part, e))) if flow
-                             else None,
-                             avoid=(lambda e: restyled(draft, e.shifted(offset)).apply(
-                                 draft.summary) in tried) if tried else None)
-        return restyled(draft, edit.shifted(offset)) if edit else None
+                             rank=(lambda e: self.ledger.cost(key, self._delta(draft, final(e))))
+                             if self.ledger.holds(key) else None,
+                             avoid=(lambda e: final(e).apply(draft.summary) in tried)
+                             if tried else None)
+        return final(edit) if edit else None
+
+    def _delta(self, draft: Draft, edit: Edit) -> dict[str, float]:
+        """The ledger's view of ``edit`` (kept per draft: places are ranked more than once)."""
+        counts = draft.memo("ngram_counts", lambda: Counts(draft.summary))
+        return draft.memo(("delta", edit.start, edit.end, edit.text),
+                          lambda: change(counts, edit.start, edit.end, edit.text))
 
     def _capped(self, language: str, type_id: str) -> set[str]:
         """The sub-types of a balanced type that are ``BALANCE_SLACK`` uses ahead of another."""
@@ -160,12 +184,11 @@ def restyled(draft: Draft, edit: Edit) -> Edit:
     capitals (chapter headings, "HIS MASTER" -> "HIS FATHER", not "HIS Father"), and the new
     characters of a summary in traditional characters in traditional ones (the lexicons and
     jieba are simplified: 表兄 in a 繁體 summary gives the change away)."""
-    old = draft.summary[edit.start : edit.end] or _sentence_before(draft, edit.start)
     convert = None
     if draft.zh:
         if draft.memo("traditional", lambda: is_traditional(draft.summary)):
             convert = to_traditional
-    elif all_capitals(old):
+    elif _in_capitals(draft, edit):
         convert = str.upper
     if convert is None:
         return edit
@@ -180,20 +203,18 @@ def restyled(draft: Draft, edit: Edit) -> Edit:
     return replace(edit, text=text, hallucinated_span=span)
 
 
-def _sentence_before(draft: Draft, position: int) -> str:
-    before = [s for (start, end), s in zip(draft.spans, draft.sentences) if end <= position]
-    return before[-1] if before else ""
-
-
-def _edit_words(draft: Draft, edit: Edit) -> tuple[list[str], list[str]]:
-    """(removed, added) words of ``edit`` to ``draft``'s summary."""
-    return word_change(draft.summary[edit.start : edit.end], edit.text, draft.zh)
-
-
-def _flow_cost(flow: Counter, removed: list[str], added: list[str]) -> int:
-    """How much less even the word flow gets: the words brought in that earlier edits brought
-    in, less those taken out that earlier edits brought in."""
-    return sum(flow[w] for w in added) - sum(flow[w] for w in removed)
+def _in_capitals(draft: Draft, edit: Edit) -> bool:
+    """Is the text an edit replaces written in capitals? For an added sentence: are its
+    neighbours on both sides (a sentence added after a heading such as "LETTER LII." is not
+    written in capitals unless the text that follows it is too)?"""
+    if edit.end > edit.start:
+        return all_capitals(draft.summary[edit.start : edit.end])
+    ends = draft.memo("sentence_ends", lambda: [end for _, end in draft.spans])
+    after = bisect.bisect_left(ends, edit.start + 1)  # the first sentence ending past it
+    neighbours = [i for i in (after - 1, after) if 0 <= i < len(ends)]
+    return bool(neighbours) and all(
+        draft.memo(("capitals", i), lambda i=i: all_capitals(draft.sentences[i]))
+        for i in neighbours)
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,
@@ -207,11 +228,13 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     possible edits costs a few checks, not thousands.
 
     ``used`` (sub-type -> times chosen so far) puts the least used sub-types first, the seeded
-    order breaking ties. ``rank`` (an option -> number) orders the first ``FLOW_PLACES`` places
-    that pass, lowest first, the seeded order breaking ties; the lowest not to ``avoid`` (an
-    option -> bool check: an earlier attempt's) is the choice. Without ``used``, ``rank`` also
-    orders the sub-types, by their first place. Without ``rank``, a later attempt takes a later
-    place."""
+    order breaking ties. Without ``rank``, a later attempt takes a later sub-type, then a later
+    place. With ``rank`` (an option -> number), the first ``FLOW_PLACES`` places that pass,
+    taken from the sub-types in turn, are ranked together, lowest first, the seeded order
+    breaking ties: on the first attempt from every sub-type (the least used ones only, with
+    ``used``), on a later one from the attempt's sub-type. The lowest not to ``avoid`` (an
+    option -> bool check: an earlier attempt's) is the choice, or a repeat when every place
+    is avoided."""
     accept = accept or (lambda option: True)
     rng = random.Random(_digest(seed, type_id, summary))
     by_subtype: dict[str, list] = {}
@@ -229,25 +252,41 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
         return None
     if used:
         order.sort(key=lambda subtype: used[subtype])  # stable: ties keep the seeded order
-    elif rank:  # the sub-type whose first place keeps the word flow most even goes first
-        order.sort(key=lambda subtype: rank(first[subtype]))
-    wanted, places = attempt // len(order), []
     if rank:
-        fresh = []
-        for option in by_subtype[order[attempt % len(order)]]:
-            if accept(option):
-                places.append(option)
-                if not (avoid and avoid(option)):
-                    fresh.append(option)
-                    if len(fresh) == FLOW_PLACES:
-                        break
-        return min(fresh, key=rank) if fresh else places[wanted % len(places)]
+        if attempt:
+            order = [order[attempt % len(order)]]
+        elif used:
+            order = [s for s in order if used[s] == used[order[0]]]
+        return _ranked(order, by_subtype, accept, rank, avoid, attempt)
+    wanted, places = attempt // len(order), []
     for option in by_subtype[order[attempt % len(order)]]:
         if accept(option):
             if len(places) == wanted:
                 return option
             places.append(option)
     return places[wanted % len(places)]
+
+
+def _ranked(order: list[str], by_subtype: dict, accept, rank, avoid, attempt: int):
+    """The lowest ranked of the first ``FLOW_PLACES`` passing places not to ``avoid``, taken
+    from the sub-types of ``order`` in turn (the first place of each, then the second, ...);
+    when every passing place is to be avoided, the attempt's turn among them."""
+    fresh, places = [], []
+    queues = [iter(by_subtype[subtype]) for subtype in order]
+    while queues and len(fresh) < FLOW_PLACES:
+        for queue in list(queues):
+            option = next((o for o in queue if accept(o)), None)
+            if option is None:
+                queues.remove(queue)
+                continue
+            places.append(option)
+            if not (avoid and avoid(option)):
+                fresh.append(option)
+                if len(fresh) == FLOW_PLACES:
+                    break
+    if fresh:
+        return min(fresh, key=rank)  # min keeps the first of equals: the seeded order
+    return places[attempt % len(places)]
 
 
 def _unique(edits: list[Edit]) -> list[Edit]:

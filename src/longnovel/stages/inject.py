@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "18"
+CODE_VERSION = "19"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -271,8 +271,11 @@ class Engine:
                     self.ctx.progress(jobs, desc="inject", total=len(jobs)), tried):
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
-                                              attempt, before)
-                out.append((outcome, _reject_reason(outcome, window["language"])))
+                                              attempt, before, window["book_id"])
+                reason = _reject_reason(outcome, window["language"])
+                if reason is not None and isinstance(outcome, Candidate):
+                    self.rules.withdraw(outcome)
+                out.append((outcome, reason))
             return out
         return self._llm_generate(jobs, attempt, previous)
 
@@ -318,6 +321,8 @@ class Engine:
                 counter = self.verified.setdefault(jobs[k][1], Counter())
                 counter["checked"] += 1
                 counter[reason or "accepted"] += 1
+                if reason is not None and isinstance(last[k][0], Candidate):
+                    self.rules.withdraw(last[k][0])
                 last[k] = (last[k][0], reason)
 
 

@@ -13,6 +13,13 @@ from longnovel.injection.ops.base import Draft, find_names, splice
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
 _CONJUNCTION_EN = re.compile(r"^\s*(and|or|&|nor)\s*$|[,;:]")
+# A mutual action between the two names ("A talks with B", "A meets B", "A married B"): the
+# same fact with the names traded, so no role swap (TAXONOMY: symmetric sentences don't count).
+_MUTUAL_EN = re.compile(
+    r"^\s+(?:\w+ly\s+)?(?:talk|speak|spoke|chat|meet|met|marr|quarrel|argu|danc|dine|dining|"
+    r"fight|fought|play|agree|correspond|negotiat|trad|convers|reconcil|part|shak\w* hands|"
+    r"exchang|wrestl|duel|fenc|struggl|consult|confer)"
+    r"\w*\s+(?:with\s+|to\s+)?$", re.IGNORECASE)
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
@@ -86,7 +93,9 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
             continue
         found = draft.mentions(i, draft.names("person"))
         for (a0, a1, a), (b0, b1, b) in pairwise(found):
-            if _maybe_same(a, b, draft.zh) or conjunction.search(sentence[a1:b0]):
+            between = sentence[a1:b0]
+            if _maybe_same(a, b, draft.zh) or conjunction.search(between) or (
+                    not draft.zh and _MUTUAL_EN.match(between)):
                 continue
             new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
             edit = draft.replace_sentence(i, new, "role_swap")
