@@ -44,7 +44,9 @@ def regenerate(run_dir: Path, config, tiers: list[str] | None) -> list[dict]:
         by_unit.setdefault((row["book_id"], row["unit_index"]), []).append(row)
     entities = {w["window_id"]: merge_entities([by_unit.get(u, []) for u in inject._units_of(w)])
                 for w in windows}
-    engine = inject.Engine(_Ctx(config), entities, None)
+    units = pq.ParquetFile(run_dir / "ingest/units.parquet").iter_batches(
+        columns=["book_id", "language", "summary"], batch_size=1024)
+    engine = inject.Engine(_Ctx(config), entities, None, inject.book_vocabularies(units, windows))
     jobs, rows = inject._jobs(windows, config), []
     for start in range(0, len(jobs), inject.RULES_CHUNK_JOBS):
         rows += engine.run(jobs[start : start + inject.RULES_CHUNK_JOBS])

@@ -68,6 +68,9 @@ class RulesGenerator:
         self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
         # what the edits so far did to the summaries' n-gram profile (see ledger.py)
         self.ledger = Ledger()
+        # book -> the words of its unit summaries (``Vocabulary``), set by the caller that
+        # knows them: stand-ins are then drawn from the words the book's writer uses
+        self.vocabularies: dict[str, object] = {}
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0, tried: Collection[str] = (),
@@ -78,7 +81,7 @@ class RulesGenerator:
         the summary belongs to, whose sums in the ledger the edit is balanced against."""
         if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
-        draft = self._draft(summary, language, entities)
+        draft = self._draft(summary, language, entities, self.vocabularies.get(book))
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
         key = (book, language, type_id)  # the sums of the ledger this job is balanced against
@@ -164,15 +167,16 @@ class RulesGenerator:
 
         return draft.memo(("region", type_id), cut)
 
-    def _draft(self, summary: str, language: str, entities: list[dict]) -> Draft:
-        """One draft per summary and entity list, shared by the eight types and the attempts
-        (its memo keeps what the rule modules computed)."""
-        key = (summary, language, id(entities))
+    def _draft(self, summary: str, language: str, entities: list[dict],
+               vocabulary=None) -> Draft:
+        """One draft per summary, entity list and vocabulary, shared by the eight types and the
+        attempts (its memo keeps what the rule modules computed)."""
+        key = (summary, language, id(entities), id(vocabulary))
         hit = self._drafts.get(key)
         if hit is not None and hit[0] is entities:
             self._drafts.move_to_end(key)
             return hit[1]
-        draft = Draft(summary, language, list(entities))
+        draft = Draft(summary, language, list(entities), vocabulary)
         self._drafts[key] = (entities, draft)  # the list is held, so its id is not reused
         if len(self._drafts) > 32:
             self._drafts.popitem(last=False)

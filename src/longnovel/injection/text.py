@@ -67,6 +67,31 @@ def changed_parts(old: str, new: str) -> tuple[int, int, int]:
 _EN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 
 
+class Vocabulary:
+    """The words of a book's unit summaries: en, their lower-case words (as ``word_change``
+    finds them); zh, the summaries themselves (a word is in them when it occurs)."""
+
+    def __init__(self, zh: bool):
+        self.zh = zh
+        self._words: set[str] = set()
+        self._texts: list[str] = []
+        self._joined: str | None = None
+
+    def add(self, summary: str) -> None:
+        if self.zh:
+            self._texts.append(summary)
+            self._joined = None
+        else:
+            self._words.update(w.lower() for w in _EN_WORD.findall(summary))
+
+    def __contains__(self, word: str) -> bool:
+        if not self.zh:
+            return word in self._words
+        if self._joined is None:
+            self._joined = "\n".join(self._texts)
+        return word in self._joined
+
+
 def word_change(old: str, new: str, zh: bool) -> tuple[list[str], list[str]]:
     """(removed, added): the words an edit from ``old`` to ``new`` takes out and puts in.
     en: the whole lower-case words the changed characters touch ("accepted" -> "declined"

@@ -67,7 +67,10 @@ def run(ctx: StageContext) -> StageResult:
         ctx.writer("entities.parquet", ENTITIES, 1024).write_rows(
             {"book_id": book, "unit_index": index, **e}
             for (book, index), found in by_unit.items() for e in found)
-        engine = Engine(ctx, WindowEntities(by_unit, windows), runner)
+        engine = Engine(ctx, WindowEntities(by_unit, windows), runner,
+                        book_vocabularies(ctx.iter_batches("ingest/units.parquet",
+                                                           ["book_id", "language", "summary"],
+                                                           batch_size=1024), windows))
         rows = _run_in_chunks(engine, _jobs(windows, ctx.config), writer,
                               chunk=None if runner is not None else RULES_CHUNK_JOBS)
         rows += _light(_rebalance(engine, windows, rows, inject.type_list()), writer)
@@ -144,6 +147,21 @@ def _articles(ctx: StageContext, window_ids: set[str]) -> dict[str, str]:
                                           batch.column(1).to_pylist()):
                 if window_id in window_ids:
                     out[window_id] = article
+    return out
+
+
+def book_vocabularies(batches, windows: list[dict]) -> dict:
+    """book -> the ``Vocabulary`` of its unit summaries, for the books some window is of;
+    ``batches``: record batches of ``book_id, language, summary`` (``ingest/units.parquet``)."""
+    from longnovel.injection.text import Vocabulary
+
+    books = {w["book_id"] for w in windows}
+    out: dict = {}
+    for batch in batches:
+        for book, language, summary in zip(*(c.to_pylist() for c in batch.columns),
+                                           strict=True):
+            if book in books:
+                out.setdefault(book, Vocabulary(language == "zh")).add(summary)
     return out
 
 
@@ -236,10 +254,12 @@ class Engine:
 
     VERIFY_WINDOWS = 32  # windows whose articles are in memory at once
 
-    def __init__(self, ctx: StageContext, entities: dict, runner):
+    def __init__(self, ctx: StageContext, entities: dict, runner,
+                 vocabularies: dict | None = None):
         self.ctx, self.entities, self.runner = ctx, entities, runner
         self.inject = ctx.config.inject
         self.rules = RulesGenerator(ctx.config.seed)
+        self.rules.vocabularies = vocabularies or {}
         self.verified: dict[str, Counter] = {}
 
     def run(self, jobs: list[tuple[dict, str]]) -> list[dict]:

@@ -18,6 +18,8 @@ class Draft:
     summary: str
     language: str
     entities: list[dict] = field(default_factory=list)
+    # the words of every unit summary of the book (a ``Vocabulary``), when the caller knows them
+    vocabulary: object = None
 
     @cached_property
     def spans(self) -> list[tuple[int, int]]:
@@ -228,17 +230,27 @@ def _alternation(words: frozenset[str]) -> re.Pattern:
 
 def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """The edits whose new words the summary's writer already uses elsewhere, when there are
-    any, else all: a replacement drawn from a fixed lexicon ("steals", 偷) is a word the
-    classifier learns to find in injected summaries; one the writer wrote is not."""
-    own = [edit for edit in edits if _uses_only_own_words(draft, edit)]
-    return own or edits
+    any; else those whose new words the book's summaries use (``draft.vocabulary``); else,
+    without a vocabulary, all. A replacement drawn from a fixed lexicon ("jilted", "survives",
+    偷) that no summary of the book uses is a word the classifier learns to find in injected
+    summaries; one the book's writer wrote is not."""
+    own = [edit for edit in edits if _uses_only(draft, edit, _in_summary)]
+    if own or draft.vocabulary is None:
+        return own or edits
+    return [edit for edit in edits if _uses_only(draft, edit, _in_vocabulary)]
 
 
-def _uses_only_own_words(draft: Draft, edit: Edit) -> bool:
+def _in_summary(draft: Draft, word: str) -> bool:
+    return word in draft.summary if draft.zh else word in draft.lower_words
+
+
+def _in_vocabulary(draft: Draft, word: str) -> bool:
+    return word in draft.vocabulary
+
+
+def _uses_only(draft: Draft, edit: Edit, known) -> bool:
     _, added = word_change(draft.summary[edit.start : edit.end], edit.text, draft.zh)
-    if draft.zh:
-        return bool(added) and all(word in draft.summary for word in added)
-    return bool(added) and all(word in draft.lower_words for word in added)
+    return bool(added) and all(known(draft, word) for word in added)
 
 
 def _as_list(value) -> list[str]:
