@@ -56,8 +56,9 @@ def _windows() -> list[dict]:
 @pytest.fixture(scope="module")
 def sample_run():
     windows = _windows()
-    units = [{"book_id": book.name, "unit_index": i, "language": language, "text": text}
-             for language, book in BOOKS for i, (text, _) in enumerate(_units(book))]
+    units = [{"book_id": book.name, "unit_index": i, "language": language, "text": text,
+              "summary": summary}
+             for language, book in BOOKS for i, (text, summary) in enumerate(_units(book))]
     ctx = make_ctx(pa.Table.from_pylist(windows), units=pa.Table.from_pylist(units))
     inject.run(ctx)
     articles = {w["window_id"]: w["article"] for w in windows}

@@ -50,7 +50,8 @@ def units_of(windows: pa.Table) -> pa.Table:
     """The one-unit windows' units, as ingest would have written them."""
     rows = {(w["book_id"], w["unit_start"]): {"book_id": w["book_id"],
                                               "unit_index": w["unit_start"],
-                                              "language": w["language"], "text": w["article"]}
+                                              "language": w["language"], "text": w["article"],
+                                              "summary": w["reference_summary"]}
             for w in windows.to_pylist()}
     return pa.Table.from_pylist(list(rows.values()))
 

@@ -71,16 +71,30 @@ class Vocabulary:
     """The words of a book's unit summaries: en, their lower-case words (as ``word_change``
     finds them); zh, the summaries themselves (a word is in them when it occurs)."""
 
+    # Below this much text a word's absence says little about the writer: en distinct words,
+    # zh characters of summary (a BookSum book's chapter summaries have several thousand
+    # distinct words; a test corpus, a few dozen).
+    ENOUGH_EN_WORDS, ENOUGH_ZH_CHARACTERS = 300, 1000
+
     def __init__(self, zh: bool):
         self.zh = zh
         self._words: set[str] = set()
         self._texts: list[str] = []
         self._joined: str | None = None
+        self._characters = 0
+
+    @property
+    def enough(self) -> bool:
+        """Is there enough of the book's summaries to tell the writer's words from others?"""
+        if self.zh:
+            return self._characters >= self.ENOUGH_ZH_CHARACTERS
+        return len(self._words) >= self.ENOUGH_EN_WORDS
 
     def add(self, summary: str) -> None:
         if self.zh:
             self._texts.append(summary)
             self._joined = None
+            self._characters += len(summary)
         else:
             self._words.update(w.lower() for w in _EN_WORD.findall(summary))
 

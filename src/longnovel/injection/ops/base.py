@@ -230,12 +230,12 @@ def _alternation(words: frozenset[str]) -> re.Pattern:
 
 def own_words_first(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """The edits whose new words the summary's writer already uses elsewhere, when there are
-    any; else those whose new words the book's summaries use (``draft.vocabulary``); else,
-    without a vocabulary, all. A replacement drawn from a fixed lexicon ("jilted", "survives",
-    偷) that no summary of the book uses is a word the classifier learns to find in injected
-    summaries; one the book's writer wrote is not."""
+    any; else those whose new words the book's summaries use (``draft.vocabulary``, when it
+    holds enough of them to judge); else all. A replacement drawn from a fixed lexicon
+    ("jilted", "survives", 偷) that no summary of the book uses is a word the classifier learns
+    to find in injected summaries; one the book's writer wrote is not."""
     own = [edit for edit in edits if _uses_only(draft, edit, _in_summary)]
-    if own or draft.vocabulary is None:
+    if own or draft.vocabulary is None or not draft.vocabulary.enough:
         return own or edits
     return [edit for edit in edits if _uses_only(draft, edit, _in_vocabulary)]
 
