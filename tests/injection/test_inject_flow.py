@@ -184,3 +184,47 @@ def test_numbers_brought_in_follow_the_numbers_taken_out():
     assert set(added) == {"three", "four", "five"}
     out = generator.generate("Kit found three keys.", "en", PEOPLE, "number", 0)
     assert word_change(out.original_span, out.hallucinated_span, False) == (["three"], ["two"])
+
+
+def test_event_stand_ins_are_words_the_books_summaries_use():
+    """"married" -> "jilted", "dies" -> "survives", "arrives" -> "fails to arrive" were what
+    the audit read on real synopses, whose writers never use those words: where a book's
+    summaries are known well enough, a stand-in is a word one of them uses."""
+    from longnovel.injection.text import Vocabulary
+
+    # enough distinct words to judge the writer by
+    filler = " ".join("w" + a + b for a in "abcdefghijklmnopqrst" for b in "abcdefghijklmnopqrst")
+    book = Vocabulary(zh=False)
+    book.add(f"Wren rejected the bread. {filler}")
+    generator = RulesGenerator(13)
+    generator.vocabularies = {"b": book}
+    made = {generator.generate("Kit accepted the offer.", "en", PEOPLE, "event", k, book="b")
+            .hallucinated_span for k in range(4)}
+    assert made == {"Kit rejected the offer."}
+    small = Vocabulary(zh=False)
+    small.add("Wren rejected the bread.")  # too little of the writer to judge: every stand-in
+    assert not small.enough
+    generator.vocabularies = {"b": small}
+    made = {generator.generate("Kit accepted the offer.", "en", PEOPLE, "event", k, book="b")
+            .hallucinated_span for k in range(6)}
+    assert {"Kit declined the offer.", "Kit refused the offer."} <= made
+    nothing = Vocabulary(zh=False)
+    nothing.add(filler)
+    generator.vocabularies = {"b": nothing}
+    out = generator.generate("Kit accepted the offer.", "en", PEOPLE, "event", 0, book="b")
+    assert isinstance(out, NotApplicable)
+
+
+def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
+    import pyarrow as pa
+
+    from longnovel.stages.inject import book_vocabularies
+
+    units = pa.table({"book_id": ["a", "a", "z", "other"], "language": ["en", "en", "zh", "en"],
+                      "summary": ["Wren rejected it.", "Kit sold a lamp.", "青禾回绝了。",
+                                  "Nobody reads this."]})
+    windows = [{"book_id": "a"}, {"book_id": "z"}]
+    found = book_vocabularies(units.to_batches(max_chunksize=2), windows)
+    assert set(found) == {"a", "z"}
+    assert "rejected" in found["a"] and "lamp" in found["a"] and "nobody" not in found["a"]
+    assert "回绝" in found["z"] and "答应" not in found["z"]
