@@ -9,6 +9,7 @@ from functools import lru_cache
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
 from longnovel.injection.ops.base import Draft, match_case, splice
+from longnovel.injection.text import changed_parts
 
 _AUX = "|".join(lexicon.EN_AUXILIARIES)
 _EN_AUX = re.compile(rf"(?<![-\w])({_AUX})\b(?!\s+(?:not|never|no)\b|-)")  # not ill-will
@@ -71,7 +72,10 @@ def _keeps_company(draft: Draft, old: str, new: str) -> bool:
     """Does the summary already use every negator this change brings in, and keep one of
     every negator it takes out?"""
     summary = draft.memo("negator_counts", lambda: _negator_counts(draft.summary, draft.zh))
-    before, after = _negator_counts(old, draft.zh), _negator_counts(new, draft.zh)
+    a, old_end, new_end = changed_parts(old, new)
+    a = max(0, a - 8)  # the changed part and enough around it to hold a negator whole
+    before = _negator_counts(old[a : old_end + 8], draft.zh)
+    after = _negator_counts(new[a : new_end + 8], draft.zh)
     for word, count in summary.items():
         moved = after[word] - before[word]
         if moved > 0 and count < 1 or moved < 0 and count + moved < 1:
