@@ -63,6 +63,16 @@ def test_change_is_the_exact_difference_of_the_two_summaries(summary, data):
         assert got[gram] == pytest.approx(value, abs=1e-12), gram
 
 
+def test_change_is_exact_for_counts_past_the_table_of_logarithms():
+    summary = "a" * 5000 + " b. c"  # "a" is counted 5,000 times, past the cached values
+    for start, end, text in ((10, 10, "a"), (10, 14, ""), (5001, 5002, "aa")):
+        got, want = change(Counts(summary), start, end, text), expected_change(
+            summary, start, end, text)
+        assert set(got) == set(want)
+        for gram, value in want.items():
+            assert got[gram] == pytest.approx(value, abs=1e-12), gram
+
+
 def test_counts_are_overlapping_counts():
     summary = "aaaa abab aaa baaab"
     counts = Counts(summary)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import chain, repeat
+from operator import add, mul
 
 MIN_N, MAX_N = 1, 4  # character n-grams MIN_N..MAX_N, as the audit's classifier reads
 # Squared norm of a summary's whole sublinear 1-4-gram vector (the one the classifier
@@ -32,13 +34,17 @@ LENGTH = "\x00length"  # the feature holding the relative change of the vector n
 LENGTH_WEIGHT = 0.7
 
 
+def _gram_lists(text: str) -> tuple:
+    """Character 1..4-grams of ``text``, in order of length then place (each longer gram is
+    a shorter one plus a character: no slicing or joining of tuples)."""
+    two = list(map(add, text, text[1:]))
+    three = list(map(add, two, text[2:]))
+    return text, two, three, map(add, three, text[3:])
+
+
 def _grams(text: str) -> Counter:
     """Character 1..4-grams of ``text`` with their counts."""
-    grams = Counter(text)
-    grams.update(map(str.__add__, text, text[1:]))
-    grams.update(map("".join, zip(text, text[1:], text[2:])))
-    grams.update(map("".join, zip(text, text[1:], text[2:], text[3:])))
-    return grams
+    return Counter(chain(*_gram_lists(text)))
 
 
 class Counts:
@@ -71,23 +77,35 @@ def change(counts: Counts, start: int, end: int, text: str) -> dict[str, float]:
     if same:
         end, text = end - same, text[: len(text) - same]
     lo, hi = max(0, start - MAX_N + 1), min(len(summary), end + MAX_N - 1)
-    diff = _grams(summary[lo:start] + text + summary[end:hi])
-    diff.subtract(_grams(summary[lo:hi]))
+    diff: dict[str, int] = {}
+    get = diff.get
+    for gram in chain(*_gram_lists(summary[lo:start] + text + summary[end:hi])):
+        diff[gram] = get(gram, 0) + 1
+    for gram in chain(*_gram_lists(summary[lo:hi])):
+        diff[gram] = get(gram, 0) - 1
     norm2 = NORM_PER_CHAR * max(len(summary), 1)
     scale = 1.0 / math.sqrt(norm2)
     known = counts.table().get
-    log = math.log
     out: dict[str, float] = {}
     grown = 0.0
     for gram, moved in diff.items():
         if moved:
             count = known(gram, 0)
-            before = 1.0 + log(count) if count > 0 else 0.0
-            after = 1.0 + log(count + moved) if count + moved > 0 else 0.0
+            before, after = _sublinear(count), _sublinear(count + moved)
             out[gram] = (after - before) * scale
             grown += after * after - before * before
     out[LENGTH] = LENGTH_WEIGHT * grown / (2.0 * norm2)
     return out
+
+
+_SUBLINEAR = [0.0] + [1.0 + math.log(c) for c in range(1, 4096)]
+
+
+def _sublinear(count: int) -> float:
+    """``1 + ln count`` (0 for none), from a table for the counts an n-gram mostly has."""
+    if count < 4096:
+        return _SUBLINEAR[count] if count > 0 else 0.0
+    return 1.0 + math.log(count)
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -125,14 +143,14 @@ class Ledger:
         """How much farther from zero the sums of ``key`` = (book, language, type) get with
         ``delta`` (``|S + d|^2 - |S|^2``, negative when it undoes earlier edits), plus the
         same for its language's sums at ``LANGUAGE_WEIGHT``."""
-        square = sum(v * v for v in delta.values())
+        values = delta.values()
+        square = sum(map(mul, values, values))
         total = 0.0
         for sums_key, weight in ((key, 1.0), (key[1:], self.LANGUAGE_WEIGHT)):
             sums = self.sums.get(sums_key)
             dot = 0.0
             if sums:
-                get = sums.get
-                dot = sum(get(g, 0.0) * v for g, v in delta.items())
+                dot = sum(map(mul, map(sums.get, delta, repeat(0.0)), values))
             total += weight * (2.0 * dot + square)
         return total
 

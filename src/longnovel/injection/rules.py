@@ -288,6 +288,8 @@ def _ranked(order: list[str], by_subtype: dict, accept, rank, avoid, attempt: in
                 fresh.append(option)
                 if len(fresh) == FLOW_PLACES:
                     break
+    if len(fresh) == 1:
+        return fresh[0]  # nothing to rank it against
     if fresh:
         return min(fresh, key=rank)  # min keeps the first of equals: the seeded order
     return places[attempt % len(places)]

@@ -196,10 +196,13 @@ def _continues(text: str, cursor: int, match: re.Match, end: int) -> bool:
     return not closed and _is_abbreviation(text, cursor, match.start())
 
 
+_LAST_WORD = re.compile(r"([A-Za-z]+)$")
+
+
 def _is_abbreviation(text: str, start: int, dot: int) -> bool:
     if text[dot] != ".":
         return False
-    word = re.search(r"([A-Za-z]+)$", text[start:dot])
+    word = _LAST_WORD.search(text, start, dot)
     if not word:
         return False
     token = word.group(1)

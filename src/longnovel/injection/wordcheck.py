@@ -147,14 +147,18 @@ def _word_lists() -> frozenset[str]:
     return frozenset(get_english_words_set(["web2", "gcide"], lower=True, alpha=True))
 
 
+_WORD = re.compile(r"[A-Za-z][\w'’]*")
+_CLITIC_END = re.compile(r"['’](?:s|d|ll|re|ve|m)$")
+
+
 def first_nonword(new_text: str, summary: str) -> str | None:
     """The first lower-case word of ``new_text`` that the summary does not already use and
     that is not a word, or None (names and capitalized words are left alone; a broken
     contraction is never a word)."""
     known = _words_of(summary)
-    for word in re.findall(r"[A-Za-z][\w'’]*", new_text):
-        apostrophe = re.search(r"['’]", word)
-        if apostrophe and re.search(r"['’](?:s|d|ll|re|ve|m)$", word):
+    for word in _WORD.findall(new_text):
+        apostrophe = "'" in word or "’" in word
+        if apostrophe and _CLITIC_END.search(word):
             continue  # possessives and 'd/'ll forms of any word
         if word in known and not (apostrophe and word.lower().replace("’", "'")
                                   not in EN_CONTRACTIONS):

@@ -70,10 +70,7 @@ class Draft:
 
     @cached_property
     def _tokens(self) -> list[list[str]]:
-        import jieba
-
-        jieba.setLogLevel(60)
-        return [list(jieba.cut(s)) for s in self.sentences]
+        return [list(_jieba_words(s)) for s in self.sentences]
 
     def replace_sentence(self, index: int, new: str, subtype: str) -> Edit | None:
         """An edit replacing sentence ``index`` by ``new`` (None when nothing changes)."""
@@ -257,3 +254,13 @@ def _as_list(value) -> list[str]:
     if value is None:
         return []
     return [value] if isinstance(value, str) else list(value)
+
+
+@lru_cache(maxsize=16384)
+def _jieba_words(sentence: str) -> tuple[str, ...]:
+    """jieba's words of one sentence (cached: a unit's summary is in a window of every tier,
+    and each window's draft asks again)."""
+    import jieba
+
+    jieba.setLogLevel(60)
+    return tuple(jieba.cut(sentence))

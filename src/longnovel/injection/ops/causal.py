@@ -308,4 +308,8 @@ def _starts_with_pronoun(body: str, zh: bool) -> bool:
 def _has_causal_marker(text: str, zh: bool) -> bool:
     if zh:
         return any(m in text for m in lexicon.ZH_CAUSAL_MARKERS)
-    return any(re.search(rf"\b{m}\b", text, re.IGNORECASE) for m in lexicon.EN_CAUSAL_MARKERS)
+    return any(p.search(text) for p in _EN_MARKER_PATTERNS)
+
+
+_EN_MARKER_PATTERNS = tuple(re.compile(rf"\b{m}\b", re.IGNORECASE)
+                            for m in lexicon.EN_CAUSAL_MARKERS)

@@ -97,6 +97,10 @@ def _zh_is_time(digits: str, unit: str, sentence: str, end: int) -> bool:
     return unit in _ZH_TIME_UNITS and not sentence[end:].startswith("个")
 
 
+def _word_pattern(word: str, flags: int = 0) -> re.Pattern:
+    return re.compile(rf"\b{word}\b", flags)
+
+
 def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for m in _EN_NUMBER.finditer(sentence):
@@ -105,14 +109,16 @@ def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
             out.append(("time" if is_time else "quantity", splice(sentence, m.start(), m.end(), new)))
     for names in (_MONTHS, _DAYS):
         for k, name in enumerate(names):
-            for m in re.finditer(rf"\b{name}\b", sentence):
+            if name not in sentence:
+                continue
+            for m in _NAME_PATTERNS[name].finditer(sentence):
                 if name == "May" and not re.search(r"\d", sentence[m.end():m.end() + 4]):
                     continue
                 for step in (1, 2, 3, -1, -2, -3):
                     other = names[(k + step) % len(names)]
                     out.append(("time", splice(sentence, m.start(), m.end(), other)))
     for word, new in _EN_TIME_WORDS.items():
-        for m in re.finditer(rf"\b{word}\b", sentence, flags=re.IGNORECASE):
+        for m in _TIME_WORD_PATTERNS[word].finditer(sentence):
             out.append(("time", splice(sentence, m.start(), m.end(), match_case(m.group(), new))))
     return out
 
@@ -137,3 +143,7 @@ def _en_new_numbers(token: str, after: str, rng: random.Random) -> tuple[list[st
         if text not in out and text != token:
             out.append(text)
     return out, is_time
+
+
+_NAME_PATTERNS = {name: _word_pattern(name) for names in (_MONTHS, _DAYS) for name in names}
+_TIME_WORD_PATTERNS = {word: _word_pattern(word, re.IGNORECASE) for word in _EN_TIME_WORDS}
