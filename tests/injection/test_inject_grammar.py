@@ -32,6 +32,22 @@ def spans(summary: str, type_id: str, language: str = "en") -> list[str]:
 
 # --- polarity --------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("summary,broken", [
+    ("Gives directions about her papers, about her last will and apparel. She does not weep.",
+     "will not"),
+    ("Jory does not rest. He fought on with all his might.", "might not"),
+    ("Jory does not rest. He urges her, but before she can answer, he leaves.", "cannot answer"),
+])
+def test_en_negation_needs_a_modal_before_a_verb(summary, broken):
+    """Read in Clarissa's contents: "about her last will and apparel" became "her last will not
+    and apparel" (the noun taken for the modal)."""
+    assert not any(broken in s for s in spans(summary, "polarity"))
+
+
+def test_en_negation_of_a_modal_before_its_verb_still_applies():
+    assert spans("Wren will soon go to the mill. She does not say why.", "polarity") == [
+        "Wren will not soon go to the mill."]
+
 def test_en_negation_is_written_with_do_support_not_an_inserted_never():
     assert spans("Ralph makes one last appointment. Wren does not say anything.",
                  "polarity") == ["Ralph does not make one last appointment."]
@@ -146,6 +162,17 @@ def test_en_negation_uses_do_support_only_where_the_writer_does():
 ])
 def test_en_event_replacement_keeps_the_grammar(summary, broken):
     assert not any(broken in s for s in spans(summary, "event")), broken
+
+
+@pytest.mark.parametrize("summary,noun", [
+    ("She rejects him, and is forbidden receiving visits.", "receiving visits"),
+    ("Wren blamed Jory for the visits of the doctor.", "the visits"),
+])
+def test_en_event_leaves_a_noun_of_the_lexicon_alone(summary, noun):
+    """Read in Clarissa's contents: "receiving visits" became "receiving writes to" (the noun
+    taken for the verb)."""
+    made = spans(summary, "event")
+    assert made and all(noun in s for s in made), made
 
 
 def test_en_event_replacement_still_applies_where_it_fits():

@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "19"
+CODE_VERSION = "20"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (

@@ -29,6 +29,24 @@ _NOT_AFTER = {
 }
 
 
+# Words after which a word of the lexicons is a noun ("the escape", "their visits"); not "her",
+# which is also an object ("helped her escape").
+_DETERMINERS = {"the", "a", "an", "his", "their", "my", "our", "its", "your", "this", "that",
+                "these", "those", "some", "many", "few", "several", "no", "any", "every",
+                "each", "such"}
+
+
+def _is_gerund(word: str) -> bool:
+    """Is ``word`` a verb's -ing form ("receiving"), after which a word is its object? Not
+    "being"/"having" (the passive and the perfect are read elsewhere) nor a noun in -ing
+    ("morning", "something")."""
+    if not word.endswith("ing") or word in ("being", "having"):
+        return False
+    from lemminflect import getAllLemmas
+
+    return any(lemma != word for lemma in getAllLemmas(word).get("VERB", ()))
+
+
 _NOT_AGENTS = {"time", "day", "moment", "hour", "night", "morning", "evening", "news", "letter",
                "spring", "summer", "autumn", "winter", "date", "season", "week", "year"}
 
@@ -116,6 +134,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "his men were saved" cannot become "were failed to save"
     if old.split()[0] in _NOT_AFTER and _NOT_AFTER[old.split()[0]].search(sentence):
         return None
+    if before_word in _DETERMINERS or _is_gerund(before_word):
+        return None  # "her last visits", "receiving visits": a noun, not the event's verb
     if old.split()[0] in ("arrives", "arrived") and before_word in _NOT_AGENTS:
         return None  # "the time arrives" cannot "turn back"
     if old.split()[0] in lexicon.EN_BARE_INFINITIVE_VERBS and \

@@ -129,22 +129,50 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
     contracted, writes_never, does_support = style
     out = []
     for m in _EN_AUX.finditer(sentence):
+        if _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
+            continue  # "before she can answer" cannot be "before she cannot answer"
         previous = sentence[: m.start()].split()[-1:] or [""]
         if m.group() == "will" and previous[0].lower() in _NOUN_BEFORE_WILL:
             continue
+        if m.group().lower() in _MODALS and not _verb_follows(sentence[m.end():]):
+            continue  # "her last will and apparel", "with all his might": no modal there
         out.append(_negated_aux(sentence, m, contracted))
     for m in _EN_PERFECT.finditer(sentence):
-        if _is_participle(m.group(2)):
+        if _is_participle(m.group(2)) and not _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
             out.append(_negated_aux(sentence, m, contracted, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in lexicon.EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
-                and _is_finite_verb(m.group(2)):
+                and _is_finite_verb(m.group(2)) \
+                and not _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
             supported = _do_support(m.group(2), contracted) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
             if writes_never:
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
     return out
+
+
+# A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
+# between): its verb is not negated ("before she cannot answer" is no English).
+_EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est)\b[^,;:.]*$")
+
+_MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
+
+
+def _verb_follows(rest: str) -> bool:
+    """Does ``rest`` open with a verb's base form, after adverbs if any ("go", "soon go",
+    "have seen"), as it must after a modal?"""
+    from lemminflect import getAllLemmas
+
+    for word in re.findall(r"[A-Za-z]+", rest[:80])[:4]:
+        lower = word.lower()
+        lemmas = getAllLemmas(lower)
+        verbs = lemmas.get("VERB", ()) + lemmas.get("AUX", ())
+        if lower in verbs:
+            return True
+        if verbs or "ADV" not in lemmas:
+            return False
+    return False
 
 
 def _negated_aux(sentence: str, m: re.Match, contracted: bool, group: int = 0) -> str:
