@@ -67,6 +67,31 @@ def test_every_exported_candidate_was_accepted_by_the_judge(llm_server, tmp_path
             assert " not " not in r["hallucinated_span"]
 
 
+def test_a_candidate_the_judge_rejects_is_taken_out_of_the_ledger(llm_server, tmp_path,
+                                                                   monkeypatch):
+    """The rules' ledger holds exactly the candidates that end valid: every one the validator
+    or the judge rejected was withdrawn (else the rules would balance against edits that
+    never reach the dataset)."""
+    made = []
+
+    class Recording(inject.RulesGenerator):
+        def generate(self, *args, **kwargs):
+            out = super().generate(*args, **kwargs)
+            made.append(out)
+            return out
+
+    monkeypatch.setattr(inject, "RulesGenerator", Recording)
+    llm_server.reply = judge
+    ctx = verify_ctx(tmp_path, runner_for(llm_server, tmp_path), verify="m",
+                     _models={"m": {**MODELS["m"], "base_url": llm_server.base_url}})
+    result = inject.run(ctx)
+    rejected_by_judge = sum(v for counts in result.extra["verify"].values()
+                            for k, v in counts.items() if k.startswith("verify_"))
+    assert rejected_by_judge > 0
+    kept = [c for c in made if getattr(c, "trace", None) is not None]
+    assert len(kept) == sum(r["valid"] for r in injections(ctx).to_pylist()) > 0
+
+
 def test_plan_counts_the_verification_requests(tmp_path):
     ctx = verify_ctx(tmp_path, verify="m", types_per_window=3, _models=MODELS)
     ctx.tokenizer = type("T", (), {"count": staticmethod(lambda t: len(t.split())),

@@ -62,15 +62,15 @@ class RulesGenerator:
     The same (seed, summary, type, attempt) always gives the same candidate; another attempt
     moves to another sub-type and then to another sentence."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, vocabularies: dict | None = None):
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
         self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
         # what the edits so far did to the summaries' n-gram profile (see ledger.py)
         self.ledger = Ledger()
-        # book -> the words of its unit summaries (``Vocabulary``), set by the caller that
-        # knows them: stand-ins are then drawn from the words the book's writer uses
-        self.vocabularies: dict[str, object] = {}
+        # book -> the words of its unit summaries (``Vocabulary``), from the caller that knows
+        # them: stand-ins are then drawn from the words the book's writer uses
+        self.vocabularies: dict[str, object] = vocabularies or {}
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0, tried: Collection[str] = (),
@@ -98,12 +98,14 @@ class RulesGenerator:
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME, trace)
 
-    def withdraw(self, candidate: Candidate) -> None:
+    def withdraw(self, outcome) -> None:
         """Take a candidate that will not be used (rejected by the validator or the verifier)
-        back out of the run state that ``generate`` recorded it in."""
-        if candidate.trace is not None:
-            self._record(*candidate.trace, sign=-1)
-            candidate.trace = None
+        back out of the run state that ``generate`` recorded it in; anything else (a
+        ``NotApplicable``, another generator's candidate, one already withdrawn) is left be."""
+        trace = getattr(outcome, "trace", None)
+        if trace is not None:
+            self._record(*trace, sign=-1)
+            outcome.trace = None
 
     def _record(self, key: tuple, subtype: str, delta: dict, sign: int) -> None:
         _, language, type_id = key

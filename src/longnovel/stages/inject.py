@@ -31,7 +31,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "20"
+CODE_VERSION = "21"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -258,8 +258,7 @@ class Engine:
                  vocabularies: dict | None = None):
         self.ctx, self.entities, self.runner = ctx, entities, runner
         self.inject = ctx.config.inject
-        self.rules = RulesGenerator(ctx.config.seed)
-        self.rules.vocabularies = vocabularies or {}
+        self.rules = RulesGenerator(ctx.config.seed, vocabularies)
         self.verified: dict[str, Counter] = {}
 
     def run(self, jobs: list[tuple[dict, str]]) -> list[dict]:
@@ -293,7 +292,7 @@ class Engine:
                                               self.entities[window["window_id"]], type_id,
                                               attempt, before, window["book_id"])
                 reason = _reject_reason(outcome, window["language"])
-                if reason is not None and isinstance(outcome, Candidate):
+                if reason is not None:
                     self.rules.withdraw(outcome)
                 out.append((outcome, reason))
             return out
@@ -341,7 +340,7 @@ class Engine:
                 counter = self.verified.setdefault(jobs[k][1], Counter())
                 counter["checked"] += 1
                 counter[reason or "accepted"] += 1
-                if reason is not None and isinstance(last[k][0], Candidate):
+                if reason is not None:
                     self.rules.withdraw(last[k][0])
                 last[k] = (last[k][0], reason)
 

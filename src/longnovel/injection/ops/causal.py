@@ -11,6 +11,8 @@ from longnovel.injection.ops.base import Draft, opens_with_time, strip_time_phra
 from longnovel.injection.ops.temporal import _split_opener
 from longnovel.injection.text import sentence_body, upper_first
 
+_EN_MARKER_PATTERNS = tuple(re.compile(rf"\b{m}\b", re.IGNORECASE)
+                            for m in lexicon.EN_CAUSAL_MARKERS)
 # (pattern over the sentence body, template for the inverted body) -- groups a=cause, b=effect
 # "because of his knees" is no clause: it cannot change places with one
 _EN_PAIRS = [
@@ -309,7 +311,3 @@ def _has_causal_marker(text: str, zh: bool) -> bool:
     if zh:
         return any(m in text for m in lexicon.ZH_CAUSAL_MARKERS)
     return any(p.search(text) for p in _EN_MARKER_PATTERNS)
-
-
-_EN_MARKER_PATTERNS = tuple(re.compile(rf"\b{m}\b", re.IGNORECASE)
-                            for m in lexicon.EN_CAUSAL_MARKERS)

@@ -8,7 +8,13 @@ import re
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, own_words_first, word_edits
+from longnovel.injection.ops.base import (
+    Draft,
+    is_base_verb,
+    own_words_first,
+    verb_lemmas,
+    word_edits,
+)
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -42,9 +48,7 @@ def _is_gerund(word: str) -> bool:
     ("morning", "something")."""
     if not word.endswith("ing") or word in ("being", "having"):
         return False
-    from lemminflect import getAllLemmas
-
-    return any(lemma != word for lemma in getAllLemmas(word).get("VERB", ()))
+    return any(lemma != word for lemma in verb_lemmas(word))
 
 
 _NOT_AGENTS = {"time", "day", "moment", "hour", "night", "morning", "evening", "news", "letter",
@@ -53,10 +57,8 @@ _NOT_AGENTS = {"time", "day", "moment", "hour", "night", "morning", "evening", "
 
 def _bare_infinitive_follows(rest: str) -> bool:
     """Does ``rest`` open with an object and a bare infinitive ("Wren take the key")?"""
-    from lemminflect import getLemma
-
     m = _BARE_INFINITIVE_AFTER.match(rest)
-    return bool(m) and getLemma(m.group(1), upos="VERB")[:1] == (m.group(1),)
+    return bool(m) and is_base_verb(m.group(1))
 
 
 _PERSON_NOUNS = set(lexicon.EN_TITLES) | {w for table in (

@@ -37,6 +37,8 @@ _EN_TIME_WORDS = {"morning": "evening", "evening": "morning", "dawn": "dusk", "d
                   "noon": "midnight", "midnight": "noon", "spring": "autumn",
                   "autumn": "spring", "summer": "winter", "winter": "summer",
                   "yesterday": "last week", "tonight": "tomorrow night"}
+_NAME_PATTERNS = {name: re.compile(rf"\b{name}\b") for names in (_MONTHS, _DAYS) for name in names}
+_TIME_WORD_PATTERNS = {word: re.compile(rf"\b{word}\b", re.IGNORECASE) for word in _EN_TIME_WORDS}
 _ZH_TIME_WORDS = {"早上": "晚上", "晚上": "早上", "清晨": "傍晚", "傍晚": "清晨", "上午": "下午",
                   "下午": "上午", "中午": "半夜", "半夜": "中午", "深夜": "清晨", "春天": "秋天",
                   "秋天": "春天", "夏天": "冬天", "冬天": "夏天", "昨天": "前天", "明天": "后天",
@@ -97,10 +99,6 @@ def _zh_is_time(digits: str, unit: str, sentence: str, end: int) -> bool:
     return unit in _ZH_TIME_UNITS and not sentence[end:].startswith("个")
 
 
-def _word_pattern(word: str, flags: int = 0) -> re.Pattern:
-    return re.compile(rf"\b{word}\b", flags)
-
-
 def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for m in _EN_NUMBER.finditer(sentence):
@@ -144,6 +142,3 @@ def _en_new_numbers(token: str, after: str, rng: random.Random) -> tuple[list[st
             out.append(text)
     return out, is_time
 
-
-_NAME_PATTERNS = {name: _word_pattern(name) for names in (_MONTHS, _DAYS) for name in names}
-_TIME_WORD_PATTERNS = {word: _word_pattern(word, re.IGNORECASE) for word in _EN_TIME_WORDS}

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, match_case, splice
+from longnovel.injection.ops.base import Draft, is_base_verb, match_case, splice, verb_lemmas
 from longnovel.injection.text import changed_parts
 
 _AUX = "|".join(lexicon.EN_AUXILIARIES)
@@ -128,9 +128,12 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
                   ) -> list[str]:
     contracted, writes_never, does_support = style
     out = []
+    def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
+        return bool(_EN_BEFORE_CLAUSE.search(sentence[:at]))
+
     for m in _EN_AUX.finditer(sentence):
-        if _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
-            continue  # "before she can answer" cannot be "before she cannot answer"
+        if in_before_clause(m.start()):
+            continue
         previous = sentence[: m.start()].split()[-1:] or [""]
         if m.group() == "will" and previous[0].lower() in _NOUN_BEFORE_WILL:
             continue
@@ -138,12 +141,12 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
             continue  # "her last will and apparel", "with all his might": no modal there
         out.append(_negated_aux(sentence, m, contracted))
     for m in _EN_PERFECT.finditer(sentence):
-        if _is_participle(m.group(2)) and not _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
+        if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, contracted, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in lexicon.EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
-                and not _EN_BEFORE_CLAUSE.search(sentence[: m.start()]):
+                and not in_before_clause(m.start()):
             supported = _do_support(m.group(2), contracted) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
@@ -162,17 +165,18 @@ _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "s
 def _verb_follows(rest: str) -> bool:
     """Does ``rest`` open with a verb's base form, after adverbs if any ("go", "soon go",
     "have seen"), as it must after a modal?"""
-    from lemminflect import getAllLemmas
-
     for word in re.findall(r"[A-Za-z]+", rest[:80])[:4]:
-        lower = word.lower()
-        lemmas = getAllLemmas(lower)
-        verbs = lemmas.get("VERB", ()) + lemmas.get("AUX", ())
-        if lower in verbs:
+        if is_base_verb(word):
             return True
-        if verbs or "ADV" not in lemmas:
+        if verb_lemmas(word) or not _is_adverb(word):
             return False
     return False
+
+
+def _is_adverb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "ADV" in getAllLemmas(word.lower())
 
 
 def _negated_aux(sentence: str, m: re.Match, contracted: bool, group: int = 0) -> str:
