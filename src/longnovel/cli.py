@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -33,18 +35,46 @@ def _err(message: str) -> None:
     typer.echo(message, err=True)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what ``timeout``, systemd and batch schedulers send), unwound like Ctrl-C so
+    that temporary files are removed and worker processes stopped on the way out."""
+
+
+def _on_sigterm(signum, frame):
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise Terminated
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds():
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def user_errors(func):
-    """Turn LongnovelError into one line and exit 1 (re-raised with --debug)."""
+    """Turn LongnovelError into one line and exit 1 (re-raised with --debug); Ctrl-C exits
+    130 and SIGTERM 143, after the stage's temporary files are removed."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
-            return func(*args, **kwargs)
+            with _sigterm_unwinds():
+                return func(*args, **kwargs)
         except LongnovelError as exc:
             if kwargs.get("debug"):
                 raise
             _err(f"error: {exc}")
             raise typer.Exit(1) from None
+        except Terminated:
+            _err("terminated")
+            raise typer.Exit(143) from None
         except KeyboardInterrupt:
             _err("interrupted")
             raise typer.Exit(130) from None

@@ -16,6 +16,7 @@ from longnovel.config import Config
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.state import (
     STAGES,
+    STATE_DIR,
     RunState,
     atomic_write_bytes,
     atomic_write_table,
@@ -23,6 +24,7 @@ from longnovel.state import (
     output_digests,
     read_manifest,
     stage_module,
+    sweep_temp_files,
     upstream_of,
     write_manifest,
 )
@@ -61,6 +63,7 @@ class Pipeline:
         """Run every stale, missing or partial stage in order (all with ``force``)."""
         last = STAGES.index(until) if until else len(STAGES) - 1
         report = BuildReport()
+        sweep_temp_files(self.run_dir / STATE_DIR)
         try:
             for name in STAGES[: last + 1]:
                 self._build_one(name, force, accept_failures, report, log)
@@ -113,6 +116,7 @@ class Pipeline:
     def run_stage(self, name: str, log=print, accept_failures: bool = False) -> dict:
         """Run one stage now and write its outputs and manifest."""
         module = stage_module(name)
+        sweep_temp_files(self.run_dir / name)  # left by a killed run of this stage
         self._note_stale_upstream(module, log)
         ctx = StageContext(self.config, self.run_dir, self.tier_targets, self.progress,
                            stage=name, reads=list(module.READS))

@@ -132,6 +132,18 @@ def _temp_beside(path: Path) -> str:
     return tmp
 
 
+def sweep_temp_files(folder: Path) -> int:
+    """Remove the temporary files a killed writer left under ``folder`` (``.<name>.*.tmp``,
+    see ``_temp_beside``); return how many. Call it only under the exclusive run lock, when
+    no other process can be writing there."""
+    removed = 0
+    for path in Path(folder).rglob(".*.tmp"):
+        if path.is_file() and not path.is_symlink():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> str:
     """Write ``data`` via a temporary file in the same folder and a rename; return its sha256."""
     tmp = _temp_beside(path)
@@ -332,12 +344,35 @@ class RunState:
 
 # --- the run-directory lock --------------------------------------------------------------------
 
+# The run-directory locks this process holds, by descriptor (the handle is kept here so that
+# it is never closed behind our back, and its number never reused while listed).
+_HELD_LOCKS: dict[int, object] = {}
+
+
+def _drop_locks_in_child() -> None:
+    """After a fork: point the child's copies of held lock descriptors at /dev/null. An
+    ``flock`` belongs to the open file, which a forked child shares; a child that kept it (a
+    pool worker outliving a killed build) would hold the run directory for a dead builder."""
+    if not _HELD_LOCKS:
+        return
+    null = os.open(os.devnull, os.O_RDONLY)
+    for fd in _HELD_LOCKS:
+        os.dup2(null, fd)
+    os.close(null)
+    _HELD_LOCKS.clear()
+
+
+os.register_at_fork(after_in_child=_drop_locks_in_child)
+
+
 class RunLock:
     """An advisory lock on ``<run_dir>/.lock``: exclusive for writers, shared for readers.
 
-    The kernel releases an ``flock`` when its process dies, so a lock left by a killed process
-    is taken over at once; the holder's pid and command are written into the file for the
-    message a second process sees.
+    The lock is an ``flock`` held by this process only (forked children drop their copy), and
+    the kernel releases it when the process dies, however it dies: a lock left by a killed
+    build is taken over at once, and a pid reused by another program holds nothing. The
+    holder's pid and command are written into the file only for the message a second process
+    sees.
     """
 
     def __init__(self, run_dir: Path, exclusive: bool = True, command: str | None = None):
@@ -363,10 +398,12 @@ class RunLock:
                                  "command": self.command, "since": now_iso()}) + "\n")
         handle.flush()
         self._handle = handle
+        _HELD_LOCKS[handle.fileno()] = handle
         return self
 
     def release(self) -> None:
         if self._handle is not None:
+            _HELD_LOCKS.pop(self._handle.fileno(), None)
             fcntl.flock(self._handle.fileno(), fcntl.LOCK_UN)
             self._handle.close()
             self._handle = None

@@ -273,20 +273,22 @@ class EntityExtractor:
     def __enter__(self) -> EntityExtractor:  # noqa: PYI034  (typing.Self needs 3.11)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
         if self._pool is not None:
-            self._pool.shutdown()
+            from longnovel.workers import stop_pool
+
+            stop_pool(self._pool, failed=exc_type is not None)
             self._pool = None
 
     def __call__(self, texts: list[tuple[str, str]]) -> list[list[dict]]:
         if self.workers < 2 or (len(texts) < 8 and self._pool is None):
             return [extract_entities(text, language) for text, language in texts]
         if self._pool is None:
-            from concurrent.futures import ProcessPoolExecutor
+            from longnovel.workers import process_pool
 
             if any(language == "zh" for _, language in texts):
                 _warm_jieba()  # load the dictionary once; forked workers inherit it
-            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+            self._pool = process_pool(self.workers)  # its workers die with the build
         chunks = max(1, len(texts) // (self.workers * 4))
         return list(self._pool.map(_extract_pair, texts, chunksize=chunks))
 
