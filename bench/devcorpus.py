@@ -273,18 +273,22 @@ def merge_short(chapters: list[tuple[str, str]], counts: list[int], min_tokens: 
 
 
 def write_config(out: Path, name: str = "dev.yaml", languages: tuple[str, ...] = ("zh", "en"),
-                 units: dict | None = None, header: str = "") -> None:
+                 units: dict | None = None, header: str = "", tiers: dict | None = None,
+                 window: dict | None = None, run_dir: Path | None = None) -> None:
     """A longnovel config over the corpus under ``out`` (offline: rules, lexical entities, no
-    model), written to ``out / name`` with ``header`` comment lines first."""
+    model), written to ``out / name`` with ``header`` comment lines first. ``tiers`` and
+    ``window`` (below/above) replace the defaults (T8/S/M, 2000/4000); ``run_dir`` defaults to
+    ``out / "run"``."""
     config = {
-        "run_dir": str(out / "run"),
+        "run_dir": str(run_dir or out / "run"),
         "seed": 13,
         "tokenizer": "qwen3",
         "corpus": [{"path": str(out / lang), "format": "dir", "language": lang}
                    for lang in languages],
         "units": units or {"min_tokens": 2000, "max_tokens": 6000, "out_of_range": "drop"},
-        "tiers": {"T8": 8000, "S": 16000, "M": 32000},
-        "window": {"below": 2000, "above": 4000, "max_per_tier": None, "max_per_book": None},
+        "tiers": tiers or {"T8": 8000, "S": 16000, "M": 32000},
+        "window": {"below": 2000, "above": 4000, **(window or {}), "max_per_tier": None,
+                   "max_per_book": None},
         "models": {},
         "arbitrate": {"summarizers": [], "judges": [], "use_reference": True,
                       "rule": "majority", "max_windows_per_tier": None},
