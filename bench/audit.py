@@ -21,20 +21,11 @@ from longnovel.audit import compute_audit, load_pairs
 from longnovel.config import load_config
 
 
-class _Ctx:
-    """What the inject stage's rules loop reads from its context."""
-
-    def __init__(self, config):
-        self.config = config
-
-    def progress(self, items, **_):
-        return items
-
-
 def regenerate(run_dir: Path, config, tiers: list[str] | None) -> list[dict]:
     """Injection rows of the run's windows made by this checkout's rules generator."""
-    from longnovel.injection.entities import merge_entities
-    from longnovel.stages import inject
+    from longnovel.injection import engine as eng
+    from longnovel.injection.entities import units_of
+    from longnovel.injection.nlp.entities import merge_entities
 
     # in the stage's order (by window id, in its chunks): the rules' balancing depends on it
     windows = sorted((w for w in pq.read_table(run_dir / "expand/windows.parquet").to_pylist()
@@ -42,15 +33,16 @@ def regenerate(run_dir: Path, config, tiers: list[str] | None) -> list[dict]:
     by_unit: dict = {}
     for row in pq.read_table(run_dir / "inject/entities.parquet").to_pylist():
         by_unit.setdefault((row["book_id"], row["unit_index"]), []).append(row)
-    entities = {w["window_id"]: merge_entities([by_unit.get(u, []) for u in inject._units_of(w)])
+    entities = {w["window_id"]: merge_entities([by_unit.get(u, []) for u in units_of(w)])
                 for w in windows}
     units = pq.ParquetFile(run_dir / "ingest/units.parquet").iter_batches(
         columns=["book_id", "language", "summary"], batch_size=1024)
-    engine = inject.Engine(_Ctx(config), entities, None, inject.book_vocabularies(units, windows))
-    jobs, rows = inject._jobs(windows, config), []
-    for start in range(0, len(jobs), inject.RULES_CHUNK_JOBS):
-        rows += engine.run(jobs[start : start + inject.RULES_CHUNK_JOBS])
-    return rows + inject._rebalance(engine, windows, rows, config.inject.type_list())
+    engine = eng.Engine(config.inject, config.seed, entities, None,
+                        eng.book_vocabularies(units, windows))
+    jobs, rows = eng.jobs(windows, config.inject, config.seed), []
+    for start in range(0, len(jobs), eng.RULES_CHUNK_JOBS):
+        rows += engine.run(jobs[start : start + eng.RULES_CHUNK_JOBS])
+    return rows + eng.rebalance(engine, windows, rows, config.inject.type_list())
 
 
 def _pairs_of(rows: list[dict], books: dict[str, str]) -> list[dict]:

@@ -57,9 +57,12 @@ def main() -> None:
         windows = _pick(windows, args.windows, config.tiers)
     cache = Path(args.cache or Path(tempfile.mkdtemp(prefix="bench-llm-")) / "cache.sqlite")
     runner = LLMRunner(config.models, cache, tokenizer, stage="inject", progress=False)
-    by_unit = dict(zip(inject._unit_texts(ctx, windows), inject.extract_many(
+    from longnovel.injection.entities import extract_many, units_of
+    from longnovel.injection.nlp.entities import merge_entities
+
+    by_unit = dict(zip(inject._unit_texts(ctx, windows), extract_many(
         list(inject._unit_texts(ctx, windows).values()))))
-    entities = {w["window_id"]: inject.merge_entities([by_unit[u] for u in inject._units_of(w)])
+    entities = {w["window_id"]: merge_entities([by_unit[u] for u in units_of(w)])
                 for w in windows}
     jobs = [(w, t) for w in windows for t in config.inject.type_list()]
     start = time.time()
@@ -67,13 +70,16 @@ def main() -> None:
         rows = _before(jobs, entities, runner, args.before_rev)
         verified = {}
     else:
-        engine = inject.Engine(ctx, entities, runner)
+        from longnovel.injection.engine import Engine
+
+        engine = Engine(config.inject, config.seed, entities, runner,
+                        articles=lambda ids: inject._articles(ctx, ids))
         rows = engine.run(jobs)
         verified = engine.verified
     usage = runner.usage().get("local", {})
     runner.close()
-    from longnovel.injection import NotApplicable
-    from longnovel.injection.llm_generator import choose_target
+    from longnovel.injection.candidate import NotApplicable
+    from longnovel.injection.generators.llm.generator import choose_target
 
     placed = {(w["window_id"], t) for w, t in jobs if not isinstance(choose_target(
         w["reference_summary"], w["language"], entities[w["window_id"]], t, config.seed),
@@ -128,10 +134,11 @@ def _pick(windows: list[dict], n: int, tiers: dict[str, int]) -> list[dict]:
 
 def _before(jobs, entities, runner, rev: str) -> list[dict]:
     """The full-summary prompts of commit ``rev``: the model copies the summary with one edit."""
-    from longnovel.injection import Candidate, validate
-    from longnovel.injection.llm_generator import SYSTEM, format_entities
+    from longnovel.injection.candidate import Candidate
+    from longnovel.injection.engine import row as _row
+    from longnovel.injection.generators.llm.generator import SYSTEM, format_entities
+    from longnovel.injection.validate import validate
     from longnovel.llm import Request
-    from longnovel.stages.inject import _row
 
     def template(type_id, lang):
         return subprocess.run(

@@ -65,7 +65,7 @@ def changed_sentences(row: dict) -> tuple[str, str]:
     sentence of the original it follows."""
     if row["original_span"]:
         return row["original_span"], row["hallucinated_span"]
-    from longnovel.injection.text import split_sentences
+    from longnovel.injection.nlp.sentences import split_sentences
 
     at = row["summary"].find(row["hallucinated_span"])
     before = split_sentences(row["summary"][: max(at, 0)], row["language"])

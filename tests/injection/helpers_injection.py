@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from longnovel.injection import Candidate, NotApplicable, RulesGenerator, validate
+from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.validate import validate
 
 
 def candidate_of(summary, language, entities, type_id, subtype, seed=13) -> Candidate:

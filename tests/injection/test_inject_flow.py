@@ -1,4 +1,4 @@
-"""The rules keep the run's ledger even (``injection/ledger.py``): what edits bring into the
+"""The rules keep the run's ledger even (``generators/rules/ledger.py``): what edits bring into the
 summaries is, over a run, also taken out where the summaries offer it, so an article-free
 classifier cannot learn it as the sign of an injected summary."""
 
@@ -9,11 +9,13 @@ from collections import Counter
 
 import pytest
 
-from longnovel.injection import NotApplicable, RulesGenerator, validate
-from longnovel.injection.ops import event
-from longnovel.injection.ops.base import Draft
-from longnovel.injection.rules import seeded_choice
-from longnovel.injection.text import word_change
+from longnovel.injection.candidate import NotApplicable
+from longnovel.injection.generators.rules import event
+from longnovel.injection.generators.rules.choice import seeded_choice
+from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.nlp.text import word_change
+from longnovel.injection.validate import validate
 
 NAMES = ("Ralph", "Wren", "Jory", "Mira", "Orrin", "Tess", "Bram", "Kit", "Lena", "Hugo")
 PEOPLE = [{"name": n, "type": "person", "count": 3} for n in NAMES]
@@ -131,7 +133,7 @@ def test_seeded_choice_ranks_every_subtypes_places_then_the_attempts_subtype():
 def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
     """Engine.run gives the rules each job's earlier candidates, so a rejected job's retries
     are new candidates (the validator is made to reject every one here)."""
-    from longnovel.stages import inject
+    from longnovel.injection import engine as eng
 
     seen: list[tuple[str, ...]] = []
 
@@ -142,19 +144,11 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
             return super().generate(summary, language, entities, type_id, attempt, tried,
                                     book)
 
-    class Ctx:
-        class config:
-            seed = 13
+    class inject:  # the config's inject section
+        generator, verify, max_retries = "rules", None, 2
 
-            class inject:
-                generator, verify, max_retries = "rules", None, 2
-
-        @staticmethod
-        def progress(items, **_):
-            return items
-
-    monkeypatch.setattr(inject, "_reject_reason", lambda outcome, language: "forced")
-    engine = inject.Engine(Ctx, {"w": PEOPLE}, None)
+    monkeypatch.setattr(eng, "reject_reason", lambda outcome, language: "forced")
+    engine = eng.Engine(inject, 13, {"w": PEOPLE}, None)
     engine.rules = Spy(13)
     window = {"window_id": "w", "tier": "S", "language": "en", "book_id": "b",
               "reference_summary": "Ralph accepted the offer. Wren accepted the tea."}
@@ -171,7 +165,7 @@ def test_numbers_brought_in_follow_the_numbers_taken_out():
     """One stand-in per number ("eleven Miss Montagues", "her ten uncles") was what the
     classifier read on real synopses: several are offered, near the original, they take
     turns, and a number brought in before is taken out where a summary has it."""
-    from longnovel.injection.ops import number
+    from longnovel.injection.generators.rules import number
 
     draft = Draft("Wren found two keys.", "en", PEOPLE)
     assert sorted(e.text for e in number.edits(draft)) == [
@@ -190,7 +184,7 @@ def test_event_stand_ins_are_words_the_books_summaries_use():
     """"married" -> "jilted", "dies" -> "survives", "arrives" -> "fails to arrive" were what
     the audit read on real synopses, whose writers never use those words: where a book's
     summaries are known well enough, a stand-in is a word one of them uses."""
-    from longnovel.injection.text import Vocabulary
+    from longnovel.injection.nlp.text import Vocabulary
 
     # enough distinct words to judge the writer by
     filler = " ".join("w" + a + b for a in "abcdefghijklmnopqrst" for b in "abcdefghijklmnopqrst")
@@ -218,7 +212,7 @@ def test_event_stand_ins_are_words_the_books_summaries_use():
 def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
     import pyarrow as pa
 
-    from longnovel.stages.inject import book_vocabularies
+    from longnovel.injection.engine import book_vocabularies
 
     units = pa.table({"book_id": ["a", "a", "z", "other"], "language": ["en", "en", "zh", "en"],
                       "summary": ["Wren rejected it.", "Kit sold a lamp.", "青禾回绝了。",

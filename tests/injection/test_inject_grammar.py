@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from longnovel.injection import NotApplicable, RulesGenerator, validate
-from longnovel.injection.candidate import Candidate
+from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.validate import validate
 
 EN_PEOPLE = [{"name": n, "type": "person", "count": 3}
              for n in ("Ralph", "Wren", "Jory", "Oliver", "Sancho Panza", "Monks")]
@@ -105,7 +106,7 @@ def test_polarity_balances_negations_added_and_removed():
     the generator takes the direction used less so far, and a direction BALANCE_SLACK uses
     ahead is not taken again until the other catches up, so "not" is added about as often as
     removed (a classifier then cannot read "not" as injected)."""
-    from longnovel.injection.rules import BALANCE_SLACK
+    from longnovel.injection.generators.rules.generator import BALANCE_SLACK
 
     generator = RulesGenerator(13)
     # (a negation is added only where the writer negates elsewhere, and one is taken out only
@@ -381,8 +382,8 @@ def test_a_moved_cause_never_opens_with_a_word_pointing_back():
 def test_a_mutual_action_is_no_role_swap(summary):
     """"A talks with B" and "B talks with A" tell the same fact (TAXONOMY: symmetric sentences
     don't count); a role swap needs who did what to whom."""
-    from longnovel.injection.ops import entity
-    from longnovel.injection.ops.base import Draft
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
 
     assert entity.role_swap_edits(Draft(summary, "en", EN_PEOPLE)) == []
     directed = summary.replace(" talks with ", " scolds ").replace(" meets ", " robs ")

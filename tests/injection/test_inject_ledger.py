@@ -1,5 +1,5 @@
-"""The ledger (``injection/ledger.py``): what an edit does to a summary's n-gram vector, counted
-exactly, and the running sums the rules balance against."""
+"""The ledger (``generators/rules/ledger.py``): what an edit does to a summary's n-gram
+vector, counted exactly, and the running sums the rules balance against."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from longnovel.injection import RulesGenerator, validate
-from longnovel.injection.ledger import (
+from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.generator import RulesGenerator, restyled
+from longnovel.injection.generators.rules.ledger import (
     LENGTH,
     LENGTH_WEIGHT,
     MAX_N,
@@ -21,8 +22,7 @@ from longnovel.injection.ledger import (
     Ledger,
     change,
 )
-from longnovel.injection.ops.base import Draft
-from longnovel.injection.rules import restyled
+from longnovel.injection.validate import validate
 
 PEOPLE = [{"name": n, "type": "person", "count": 3} for n in ("Wren", "Jory", "Kit", "Mira")]
 

@@ -16,15 +16,18 @@ from test_inject_stage import (
     windows_table,
 )
 
-from longnovel.injection import NotApplicable, extract_entities, split_sentences, validate
-from longnovel.injection.llm_entities import entity_messages
-from longnovel.injection.llm_generator import (
+from longnovel.injection.candidate import NotApplicable
+from longnovel.injection.generators.llm.entities import entity_messages
+from longnovel.injection.generators.llm.generator import (
     SentenceReply,
     Target,
     build_messages,
     choose_target,
     splice_reply,
 )
+from longnovel.injection.nlp.entities import extract_entities
+from longnovel.injection.nlp.sentences import split_sentences
+from longnovel.injection.validate import validate
 from longnovel.llm import LLMRunner, ModelConfig
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS

@@ -12,15 +12,15 @@ import json
 from test_inject_llm import runner_for
 from test_inject_stage import EN_SUMMARY, ZH_SUMMARY
 
-from longnovel.injection import split_sentences
-from longnovel.injection.llm_generator import (
+from longnovel.injection.engine import judge_reply
+from longnovel.injection.generators.llm.generator import (
     Target,
     build_messages,
     choose_target,
     targets,
 )
+from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.llm import Request
-from longnovel.stages.inject import _judge_reply
 
 
 def ask(server, tmp_path, summary: str, language: str, target: Target, reply: str):
@@ -33,12 +33,12 @@ def ask(server, tmp_path, summary: str, language: str, target: Target, reply: st
     finally:
         runner.close()
     window = {"reference_summary": summary, "language": language}
-    return _judge_reply(window, target, result, "m")
+    return judge_reply(window, target, result, "m")
 
 
 def _after(summary: str, language: str, index: int) -> Target:
     """An added sentence after sentence ``index``."""
-    from longnovel.injection.text import sentence_spans
+    from longnovel.injection.nlp.sentences import sentence_spans
 
     start, end = sentence_spans(summary, language)[index]
     return Target("fabrication", "continue", end, end, summary[start:end])
@@ -262,7 +262,7 @@ def test_the_sentence_sent_back_with_its_blank_keeps_the_focus(llm_server, tmp_p
 
 
 def test_zh_words_for_the_blank_and_a_capital_kept():
-    from longnovel.injection.llm_generator import fill_blank
+    from longnovel.injection.generators.llm.generator import fill_blank
 
     assert fill_blank("顾衡山答应了。", "答应", "拒绝", "zh") == "顾衡山拒绝了。"
     assert fill_blank("顾衡山答应了。", "答应", "“拒绝”。", "zh") == "顾衡山拒绝了。"
@@ -273,8 +273,8 @@ def test_zh_words_for_the_blank_and_a_capital_kept():
 
 def test_a_doubled_word_is_refused_for_the_rules_too():
     from longnovel.injection.candidate import Edit
-    from longnovel.injection.ops.base import Draft
-    from longnovel.injection.wordcheck import word_fault
+    from longnovel.injection.generators.rules.draft import Draft
+    from longnovel.injection.generators.rules.wordcheck import word_fault
 
     draft = Draft("Hector takes leave of his wife Andromache.", "en")
     edit = Edit("relation", 0, 42, "Hector takes leave of wife wife Andromache.",

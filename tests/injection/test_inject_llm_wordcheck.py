@@ -11,7 +11,7 @@ from test_inject_llm import good_reply, runner_for
 from test_inject_llm_replies import ask
 from test_inject_stage import injections, make_ctx, windows_table
 
-from longnovel.injection.llm_generator import Target, targets
+from longnovel.injection.generators.llm.generator import Target, targets
 from longnovel.stages import inject
 
 QUOTED = 'Carton tells Lucie, "I won the wager." Darnay wins the race. Lucie smiles.'

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from longnovel.injection import NotApplicable, RulesGenerator
-from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft
-from longnovel.injection.text import is_commentary
-from longnovel.injection.wordcheck import acceptable
+from longnovel.injection.candidate import Edit, NotApplicable
+from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.generators.rules.wordcheck import acceptable
+from longnovel.injection.nlp.commentary import is_commentary
 
 PEOPLE = [{"name": n, "type": "person", "count": 3} for n in ("Carton", "Darnay", "Lucie")]
 TYPES = ("entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication")
@@ -108,7 +108,7 @@ def test_new_words_in_an_all_capitals_heading_are_capitals():
 
 def test_new_characters_in_a_traditional_summary_are_traditional():
     """The lexicons are simplified: 表兄 or 不会 in a 繁體 summary gave the change away."""
-    from longnovel.injection.script import is_traditional, to_traditional
+    from longnovel.injection.nlp.script import is_traditional, to_traditional
 
     summary = "吳繼之在書房裏會見朋友，兩人談了一夜。第二天他們騎馬進城，見到了他的師父。"
     assert is_traditional(summary)
@@ -130,7 +130,7 @@ def test_a_verbs_complement_is_not_an_event():
 
 
 def test_the_lexicon_knows_the_words_lemminflect_lacks_and_no_misspelling():
-    from longnovel.injection.wordcheck import first_nonword, is_english_word
+    from longnovel.injection.nlp.words import first_nonword, is_english_word
 
     for word in ("against", "during", "despite", "reflection", "galleries", "county", "lost"):
         assert is_english_word(word), word

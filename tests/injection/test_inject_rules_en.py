@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from helpers_injection import candidate_of
 
-from longnovel.injection import NotApplicable, RulesGenerator
+from longnovel.injection.candidate import NotApplicable
+from longnovel.injection.generators.rules.generator import RulesGenerator
 
 PRONOUN = "Wren walks to the shop. She refuses the offer."
 CASES = [
@@ -135,7 +136,7 @@ def test_a_retold_event_is_told_shortly(en_entities, sentence, retold):
 
 def test_a_break_after_a_full_stop_is_no_clause_end():
     """Clarissa's contents: "From the same.--Has had ..." retold up to "--" gave "same.."."""
-    from longnovel.injection.ops.fabrication import _main_clause
+    from longnovel.injection.generators.rules.fabrication import _main_clause
 
     sentence = "Mabry to Mr. Vale.--Has had a visit from the two sisters."
     assert _main_clause(sentence, False, "Mabry") == sentence

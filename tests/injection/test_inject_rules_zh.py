@@ -7,7 +7,8 @@ import re
 import pytest
 from helpers_injection import candidate_of
 
-from longnovel.injection import NotApplicable, RulesGenerator
+from longnovel.injection.candidate import NotApplicable
+from longnovel.injection.generators.rules.generator import RulesGenerator
 
 CASES = [
     ("entity", "pronoun", "青禾来到墨坊。她整夜没有睡着。", "她整夜没有睡着。", "韩石整夜没有睡着。"),

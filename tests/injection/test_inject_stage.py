@@ -8,7 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.injection import Candidate, validate
+from longnovel.injection.candidate import Candidate
+from longnovel.injection.validate import validate
 from longnovel.stages import inject
 from longnovel.stages.base import StageContext
 from longnovel.taxonomy import TYPE_IDS

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from longnovel.injection import assign_types, extract_entities, merge_entities, split_sentences
+from longnovel.injection.assign import assign_types
+from longnovel.injection.nlp.entities import extract_entities, merge_entities
+from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.taxonomy import TYPE_IDS
 
 

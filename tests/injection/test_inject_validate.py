@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from longnovel.injection import Candidate, describe, validate
+from longnovel.injection.candidate import Candidate
+from longnovel.injection.reasons import describe
+from longnovel.injection.validate import validate
 
 EN = "Mabry walks to the house in the rain. Wren stays at home with her mother."
 
@@ -90,7 +92,7 @@ def test_split_edited_is_split_sentences_of_the_new_text():
     import random
     from pathlib import Path
 
-    from longnovel.injection.text import split_edited, split_sentences
+    from longnovel.injection.nlp.sentences import split_edited, split_sentences
 
     root = Path(__file__).resolve().parents[2] / "data/raw/sample"
     rng = random.Random(5)

@@ -74,13 +74,15 @@ def test_a_candidate_the_judge_rejects_is_taken_out_of_the_ledger(llm_server, tm
     never reach the dataset)."""
     made = []
 
-    class Recording(inject.RulesGenerator):
+    from longnovel.injection import engine as eng
+
+    class Recording(eng.RulesGenerator):
         def generate(self, *args, **kwargs):
             out = super().generate(*args, **kwargs)
             made.append(out)
             return out
 
-    monkeypatch.setattr(inject, "RulesGenerator", Recording)
+    monkeypatch.setattr(eng, "RulesGenerator", Recording)
     llm_server.reply = judge
     ctx = verify_ctx(tmp_path, runner_for(llm_server, tmp_path), verify="m",
                      _models={"m": {**MODELS["m"], "base_url": llm_server.base_url}})

@@ -1,18 +1,16 @@
-"""Entity-referenced hallucination injection (DESIGN.md section 11).
+"""Entity-referenced hallucination injection (DESIGN.md section 11), in layers; a module
+imports only from the layers below its own, and this file imports nothing, so importing one
+module never loads the rest.
 
-Pure functions and classes, no I/O: sentence splitting, entity extraction, balanced type
-assignment, the offline ``rules`` generator, validation and the gold reason. The LLM generator
-lives in ``longnovel.injection.llm_generator``; the stage in ``longnovel.stages.inject``.
+- ``lexicon``: word lists, one module per language (data only);
+- ``nlp``: sentences, words, inflection, scripts, numerals and lexical entities of both
+  languages; it knows nothing of injection;
+- ``candidate``, ``assign``, ``validate``, ``reasons``, ``verify``: the records a generator
+  returns, the balanced assignment of types, the structural checks of a candidate, its gold
+  reason and the prompt and verdict of a verifying model;
+- ``generators.rules`` (the offline generator, one module per type) and ``generators.llm``
+  (a model rewrites the place the rules choose);
+- ``entities`` (a window's entities, lexical or from a model) and ``engine`` (jobs, rounds of
+  generation, validation and verification, rebalancing): no I/O, the stage
+  ``longnovel.stages.inject`` reads and writes.
 """
-
-from longnovel.injection.assign import assign_types
-from longnovel.injection.candidate import Candidate, NotApplicable
-from longnovel.injection.entities import extract_entities, extract_many, merge_entities
-from longnovel.injection.rules import RulesGenerator
-from longnovel.injection.text import split_sentences
-from longnovel.injection.validate import describe, validate
-
-__all__ = [
-    "Candidate", "NotApplicable", "RulesGenerator", "assign_types", "describe",
-    "extract_entities", "extract_many", "merge_entities", "split_sentences", "validate",
-]

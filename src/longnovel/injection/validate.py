@@ -1,5 +1,5 @@
-"""Sentence-level validation of a candidate (the same for every generator), and the
-human-readable reason that goes with a valid injection."""
+"""Sentence-level validation of a candidate, the same for every generator: one sentence
+changed (or added, or two traded), the spans in the texts, the language and length kept."""
 
 from __future__ import annotations
 
@@ -8,14 +8,9 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from longnovel.injection.candidate import Candidate
-from longnovel.injection.text import (
-    changed_parts,
-    letter_counts,
-    share_of,
-    split_edited,
-    split_sentences,
-)
-from longnovel.taxonomy import TYPES, display_name
+from longnovel.injection.nlp.sentences import split_edited, split_sentences
+from longnovel.injection.nlp.text import changed_parts, letter_counts, share_of
+from longnovel.taxonomy import TYPES
 
 MIN_LENGTH_RATIO, MAX_LENGTH_RATIO = 0.7, 1.5
 SWAP_SIMILARITY = 0.75
@@ -132,32 +127,3 @@ def _check_swap(old: list[str], new: list[str]) -> tuple[str | None, list[int]]:
 
 def _similar(a: str, b: str) -> bool:
     return SequenceMatcher(a=a, b=b, autojunk=False).ratio() >= SWAP_SIMILARITY
-
-
-_EN_REASON = {
-    "temporal": 'The summary tells these events in the order "{h}", but in the article they '
-                'happen in the order "{o}".',
-    "added": 'The summary adds "{h}", which the article does not support.',
-    "changed": 'The summary says "{h}", but the article says "{o}".',
-}
-_ZH_REASON = {
-    "temporal": "摘要将事件叙述为“{h}”，但原文中事件的先后顺序是“{o}”。",
-    "added": "摘要增加了“{h}”，原文中没有这样的内容。",
-    "changed": "摘要称“{h}”，但原文是“{o}”。",
-}
-
-
-def describe(candidate: Candidate, language: str) -> str:
-    """The gold reason of an injected sample, in ``language``: the type, the changed
-    sentence and what it contradicts."""
-    templates = _ZH_REASON if language == "zh" else _EN_REASON
-    if candidate.type == "temporal":
-        key = "temporal"
-    elif not candidate.original_span.strip():
-        key = "added"
-    else:
-        key = "changed"
-    sep = "：" if language == "zh" else ": "
-    text = templates[key].format(h=candidate.hallucinated_span.strip(),
-                                 o=candidate.original_span.strip())
-    return display_name(candidate.type, language) + sep + text

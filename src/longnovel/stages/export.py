@@ -146,7 +146,8 @@ def with_article(row: dict, articles: Articles, summaries: Summaries | None = No
 def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
     if not ctx.exists("inject/injections.parquet"):
         return []
-    from longnovel.injection import Candidate, describe
+    from longnovel.injection.candidate import Candidate
+    from longnovel.injection.reasons import describe
 
     samples = []
     # Not original_summary: the sample's reason needs only the spans, and eight rows per

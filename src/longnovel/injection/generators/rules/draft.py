@@ -6,9 +6,13 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.text import is_commentary, lower_first, sentence_spans, word_change
+from longnovel.injection.lexicon.en import EN_TEMPORAL_OPENERS
+from longnovel.injection.lexicon.zh import ZH_SURNAMES, ZH_TEMPORAL_OPENERS
+from longnovel.injection.nlp.commentary import is_commentary
+from longnovel.injection.nlp.sentences import sentence_spans
+from longnovel.injection.nlp.text import lower_first, match_case, word_change
+from longnovel.injection.nlp.zh.segment import words as zh_words
 
 
 @dataclass
@@ -70,7 +74,7 @@ class Draft:
 
     @cached_property
     def _tokens(self) -> list[list[str]]:
-        return [list(_jieba_words(s)) for s in self.sentences]
+        return [list(zh_words(s)) for s in self.sentences]
 
     def replace_sentence(self, index: int, new: str, subtype: str) -> Edit | None:
         """An edit replacing sentence ``index`` by ``new`` (None when nothing changes)."""
@@ -116,7 +120,7 @@ def find_names(text: str, names: list[str], zh: bool) -> list[tuple[int, int, st
         pattern = re.escape(name) if zh else rf"(?<![\w.]){re.escape(name)}(?![\w'’])"
         for m in re.finditer(pattern, text):
             start, end = m.span()
-            if zh and len(name) == 2 and start > 0 and text[start - 1] in lexicon.ZH_SURNAMES:
+            if zh and len(name) == 2 and start > 0 and text[start - 1] in ZH_SURNAMES:
                 continue
             if occupied.find(1, start, end) == -1:
                 occupied[start:end] = b"\x01" * (end - start)
@@ -167,15 +171,6 @@ def splice(text: str, start: int, end: int, new: str) -> str:
 def replace_tokens(tokens: list[str], index: int, new: str) -> str:
     """The sentence with token ``index`` replaced (zh)."""
     return "".join(tokens[:index]) + new + "".join(tokens[index + 1 :])
-
-
-def match_case(word: str, new: str) -> str:
-    """``new`` with the capitalization of ``word`` (en): all capitals, or a capital first."""
-    if len(word) > 1 and word.isupper():
-        return new.upper()
-    if word[:1].isupper():
-        return new[:1].upper() + new[1:]
-    return new
 
 
 def word_edits(draft: Draft, table: dict[str, list[str] | str], subtype: str,
@@ -256,26 +251,20 @@ def _as_list(value) -> list[str]:
     return [value] if isinstance(value, str) else list(value)
 
 
-@lru_cache(maxsize=16384)
-def _jieba_words(sentence: str) -> tuple[str, ...]:
-    """jieba's words of one sentence (cached: a unit's summary is in a window of every tier,
-    and each window's draft asks again)."""
-    import jieba
-
-    jieba.setLogLevel(60)
-    return tuple(jieba.cut(sentence))
-
-
 @lru_cache(maxsize=65536)
-def verb_lemmas(word: str) -> tuple[str, ...]:
-    """The lemmas lemminflect's dictionary gives ``word`` as a verb or auxiliary (none for a
-    word it does not know as one: no guessing, so "and" is no verb)."""
-    from lemminflect import getAllLemmas
+def split_opener(sentence: str, zh: bool) -> tuple[str, str]:
+    """('Then, ', rest) when the sentence starts with a time connective, else ('', sentence)
+    (cached: every type's rules split the same sentences)."""
+    for pattern in _opener_patterns(zh):
+        m = pattern.match(sentence)
+        if m and m.end() < len(sentence):
+            return m.group(), sentence[m.end():]
+    return "", sentence
 
-    lemmas = getAllLemmas(word.lower())
-    return lemmas.get("VERB", ()) + lemmas.get("AUX", ())
 
-
-def is_base_verb(word: str) -> bool:
-    """Is ``word`` a verb's base form ("go", "be", "take"), as after a modal or "to"?"""
-    return word.lower() in verb_lemmas(word)
+@lru_cache(maxsize=2)
+def _opener_patterns(zh: bool) -> list[re.Pattern]:
+    """One pattern per time connective, the longest first."""
+    openers = ZH_TEMPORAL_OPENERS if zh else EN_TEMPORAL_OPENERS
+    return [re.compile(rf"{re.escape(o)}[，,]?\s*" if zh else rf"{re.escape(o)}\b,?\s*")
+            for o in sorted(openers, key=len, reverse=True)]

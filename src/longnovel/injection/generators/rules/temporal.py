@@ -3,13 +3,9 @@ A leading time connective ("Then", "随后") stays in its place so the text stil
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft
-from longnovel.injection.text import upper_first
+from longnovel.injection.generators.rules.draft import Draft, split_opener
+from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
 
@@ -31,7 +27,7 @@ def _same_paragraph(draft: Draft, i: int) -> bool:
 
 
 def _swap(draft: Draft, i: int, first: str, second: str) -> Edit:
-    opener, rest = _split_opener(second, draft.zh)
+    opener, rest = split_opener(second, draft.zh)
     if opener:
         new_first = rest if draft.zh else upper_first(rest)
         new_second = opener + draft.lower_first(first)
@@ -41,22 +37,3 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit:
     between = draft.summary[draft.spans[i][1] : draft.spans[i + 1][0]]
     new = new_first + between + new_second
     return Edit("swap", start, end, new, draft.summary[start:end], new)
-
-
-@lru_cache(maxsize=65536)
-def _split_opener(sentence: str, zh: bool) -> tuple[str, str]:
-    """('Then, ', rest) when the sentence starts with a time connective, else ('', sentence)
-    (cached: every type's rules split the same sentences)."""
-    for pattern in _opener_patterns(zh):
-        m = pattern.match(sentence)
-        if m and m.end() < len(sentence):
-            return m.group(), sentence[m.end():]
-    return "", sentence
-
-
-@lru_cache(maxsize=2)
-def _opener_patterns(zh: bool) -> list[re.Pattern]:
-    """One pattern per time connective, the longest first."""
-    openers = lexicon.ZH_TEMPORAL_OPENERS if zh else lexicon.EN_TEMPORAL_OPENERS
-    return [re.compile(rf"{re.escape(o)}[，,]?\s*" if zh else rf"{re.escape(o)}\b,?\s*")
-            for o in sorted(openers, key=len, reverse=True)]

@@ -1,8 +1,6 @@
-"""Chinese numerals to and from integers, and the plausible changed value of a number."""
+"""Chinese numerals to and from integers."""
 
 from __future__ import annotations
-
-import random
 
 _DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
            "七": 7, "八": 8, "九": 9}
@@ -58,32 +56,3 @@ def _below_10000(value: int) -> str:
 def year_to_cn(value: int) -> str:
     """A year written digit by digit (1815 -> 一八一五)."""
     return "".join(_DIGIT_CHARS[int(d)] for d in str(value))
-
-
-def changed_values(value: int, rng: random.Random, is_year: bool = False,
-                   count: int = 3) -> list[int]:
-    """Up to ``count`` different values from ``changed_value``, in the order drawn: the rules
-    offer them all, and the ledger picks the one that keeps the numbers brought in like
-    those taken out (a generator that always writes "eleven" is read by what it writes)."""
-    out: list[int] = []
-    for _ in range(count * 4):
-        new = changed_value(value, rng, is_year)
-        if new != value and new not in out:
-            out.append(new)
-            if len(out) == count:
-                break
-    return out
-
-
-def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
-    """A different, plausible value: years move by a few, small counts by one to three,
-    larger numbers by 20-50%."""
-    if is_year:
-        return value + rng.choice([-3, -2, 2, 3, 5])
-    if value <= 1:
-        return rng.choice([2, 3])
-    if value <= 12:
-        options = [v for v in range(max(1, value - 2), value + 4) if v != value]
-        return rng.choice(options)
-    delta = max(1, round(value * rng.choice([0.2, 0.3, 0.5])))
-    return value + delta if rng.random() < 0.6 else max(2, value - delta)

@@ -5,14 +5,25 @@ from __future__ import annotations
 
 import re
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, opens_with_time, strip_time_phrase
-from longnovel.injection.ops.temporal import _split_opener
-from longnovel.injection.text import sentence_body, upper_first
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    opens_with_time,
+    split_opener,
+    strip_time_phrase,
+)
+from longnovel.injection.lexicon.en import (
+    EN_CAUSAL_MARKERS,
+    EN_CAUSAL_OPENERS,
+    EN_REPORTING_VERBS,
+    EN_SUBJECT_OPENERS,
+)
+from longnovel.injection.lexicon.zh import ZH_CAUSAL_MARKERS, ZH_CAUSAL_OPENERS, ZH_REPORTING_VERBS
+from longnovel.injection.nlp.sentences import sentence_body
+from longnovel.injection.nlp.text import upper_first
 
 _EN_MARKER_PATTERNS = tuple(re.compile(rf"\b{m}\b", re.IGNORECASE)
-                            for m in lexicon.EN_CAUSAL_MARKERS)
+                            for m in EN_CAUSAL_MARKERS)
 # (pattern over the sentence body, template for the inverted body) -- groups a=cause, b=effect
 # "because of his knees" is no clause: it cannot change places with one
 _EN_PAIRS = [
@@ -107,7 +118,7 @@ def _cause_bodies(draft: Draft) -> list[tuple[int, str]]:
     out = []
     for j, sentence in enumerate(draft.sentences):
         body = sentence_body(sentence, draft.language)[0]
-        body = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
+        body = strip_time_phrase(split_opener(body, draft.zh)[1], draft.zh)
         if _has_causal_marker(body, draft.zh) or not 4 <= len(body) <= (40 if draft.zh else 120):
             continue
         if draft.zh and re.search(r"[，,；;：:“”]", body):
@@ -130,7 +141,7 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         return None
     if "\n" in draft.summary[draft.spans[i - 1][1] : draft.spans[i][0]]:
         return None
-    rest = _split_opener(sentence, draft.zh)[1]
+    rest = split_opener(sentence, draft.zh)[1]
     if rest[:1] in "“\"‘'「(（":
         return None
     own = _writers_connectives(draft)
@@ -183,9 +194,9 @@ def _opens_with_report(draft: Draft, effect: str) -> bool:
     if draft.zh:
         name = _leading_name(draft, effect) or ""
         head = effect[len(name) : len(name) + 6]
-        return head.startswith(lexicon.ZH_REPORTING_VERBS) or any(
-            verb in effect[:8] for verb in lexicon.ZH_REPORTING_VERBS if len(verb) > 1)
-    return any(w.lower() in lexicon.EN_REPORTING_VERBS for w in effect.split()[:4])
+        return head.startswith(ZH_REPORTING_VERBS) or any(
+            verb in effect[:8] for verb in ZH_REPORTING_VERBS if len(verb) > 1)
+    return any(w.lower() in EN_REPORTING_VERBS for w in effect.split()[:4])
 
 
 def _writers_joins(draft: Draft) -> tuple[bool, ...]:
@@ -211,7 +222,7 @@ def _cause_clause(draft: Draft, j: int) -> tuple[str, str] | None:
     """Sentence ``j`` as (its leading time phrase or opener, the clause after it, without its
     final mark), when the clause is short enough and has a subject of its own."""
     body = sentence_body(draft.sentences[j], draft.language)[0]
-    clause = strip_time_phrase(_split_opener(body, draft.zh)[1], draft.zh)
+    clause = strip_time_phrase(split_opener(body, draft.zh)[1], draft.zh)
     if not 4 <= len(clause) <= (40 if draft.zh else 140) or \
             re.search(r"[“”\"；;:：,，]", clause):
         return None
@@ -229,7 +240,7 @@ def _writers_connectives(draft: Draft) -> list[str]:
 
 
 def _connectives_used(draft: Draft) -> list[str]:
-    openers = lexicon.ZH_CAUSAL_OPENERS if draft.zh else lexicon.EN_CAUSAL_OPENERS
+    openers = ZH_CAUSAL_OPENERS if draft.zh else EN_CAUSAL_OPENERS
     found = []
     for opener in openers:
         head = re.compile(re.escape(opener.rstrip(" ，,")) + r"(?![A-Za-z])")
@@ -244,9 +255,9 @@ def _reports(m: re.Match, zh: bool) -> bool:
     head = m.string[: m.start("a")] if m.start("a") > 0 else ""
     head = head.rstrip(" ，,").removesuffix("因为").removesuffix("是").rstrip(" ，,")
     if zh:
-        return head.endswith(lexicon.ZH_REPORTING_VERBS)
+        return head.endswith(ZH_REPORTING_VERBS)
     head = head.removesuffix(" because").rstrip(", ").removesuffix(" that")
-    return head.split()[-1:] != [] and head.split()[-1].lower() in lexicon.EN_REPORTING_VERBS
+    return head.split()[-1:] != [] and head.split()[-1].lower() in EN_REPORTING_VERBS
 
 
 def _tangled(m: re.Match) -> bool:
@@ -277,7 +288,7 @@ def _has_subject(draft: Draft, body: str) -> bool:
     if not first:
         return False
     word = first.group()
-    if word.lower() in lexicon.EN_SUBJECT_OPENERS:
+    if word.lower() in EN_SUBJECT_OPENERS:
         return True
     proper = draft.memo("proper_lower", lambda: {w.lower() for w in draft.proper_words})
     return word.lower() in proper and not _is_heading_verb(word)
@@ -309,5 +320,5 @@ def _starts_with_pronoun(body: str, zh: bool) -> bool:
 
 def _has_causal_marker(text: str, zh: bool) -> bool:
     if zh:
-        return any(m in text for m in lexicon.ZH_CAUSAL_MARKERS)
+        return any(m in text for m in ZH_CAUSAL_MARKERS)
     return any(p.search(text) for p in _EN_MARKER_PATTERNS)

@@ -1,60 +1,13 @@
-"""Sentence splitting with character offsets, and small text helpers for both languages."""
+"""Small text helpers for both languages: what an edit changed, a book's vocabulary, letters
+of each script, and capitals."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
 
-ZH_END = "。！？!?…"
-CLOSERS = "”’」』）)\"'*_"
-EN_ABBREVIATIONS = {
-    "mr", "mrs", "ms", "dr", "st", "mt", "jr", "sr", "capt", "col", "gen", "lt", "sgt", "prof",
-    "rev", "hon", "vs", "etc", "no", "co", "messrs", "mme", "mlle", "fr", "gov", "maj", "cpt",
-}
-_EN_END = re.compile(r"[.!?]+[" + re.escape(CLOSERS) + r"]*(?=\s|$)")
-_ZH_END = re.compile(r"(?:[" + ZH_END + r"]+|\.{3,})[" + re.escape(CLOSERS) + r"]*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
-
-
-def sentence_spans(text: str, language: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the sentences of ``text``; whitespace between them is excluded."""
-    return list(_sentence_spans(text, language))
-
-
-@lru_cache(maxsize=512)
-def _sentence_spans(text: str, language: str) -> tuple[tuple[int, int], ...]:
-    """Cached: the rules, the checks and the validator split the same summaries again."""
-    spans: list[tuple[int, int]] = []
-    for para_start, para_end in _paragraph_spans(text):
-        spans.extend(_split_paragraph(text, para_start, para_end, language))
-    return tuple(spans)
-
-
-def split_sentences(text: str, language: str) -> list[str]:
-    """The sentences of ``text``: zh ends at 。！？… (with closing quotes), en at . ! ? except
-    after abbreviations such as Mr. or Dr.; line breaks always end a sentence."""
-    return [text[a:b] for a, b in sentence_spans(text, language)]
-
-
-def split_edited(old: str, new: str, language: str) -> list[str]:
-    """``split_sentences(new)`` for ``new`` made from ``old`` by one edit: only the lines the
-    edit touches are split again, the others' sentences come from ``old``'s cached spans (a
-    100k-token window's summary has 500 sentences; the validator asks for every candidate)."""
-    prefix, suffix = common_ends(old, new)
-    if prefix == len(old) == len(new):
-        return split_sentences(new, language)
-    start = old.rfind("\n", 0, prefix) + 1
-    old_end = old.find("\n", len(old) - suffix)
-    old_end = len(old) if old_end < 0 else old_end
-    new_end = old_end + len(new) - len(old)
-    spans = _sentence_spans(old, language)
-    out = [old[a:b] for a, b in spans if b <= start]
-    for para_start, para_end in _paragraph_spans(new, start, new_end):
-        out.extend(new[a:b] for a, b in _split_paragraph(new, para_start, para_end, language))
-    out.extend(old[a:b] for a, b in spans if a >= old_end)
-    return out
 
 
 def changed_parts(old: str, new: str) -> tuple[int, int, int]:
@@ -164,59 +117,6 @@ def common_ends(a: str, b: str) -> tuple[int, int]:
     return prefix, suffix
 
 
-_LINE = re.compile(r"[^\n]+")
-
-
-def _paragraph_spans(text: str, start: int = 0, end: int | None = None):
-    end = len(text) if end is None else end
-    for match in _LINE.finditer(text, start, end):
-        if match.group().strip():
-            yield match.start(), match.end()
-
-
-def _split_paragraph(text: str, start: int, end: int, language: str) -> list[tuple[int, int]]:
-    pattern = _ZH_END if language == "zh" else _EN_END
-    spans, cursor = [], start
-    for match in pattern.finditer(text, start, end):
-        if language != "zh" and _continues(text, cursor, match, end):
-            continue
-        spans.append((cursor, match.end()))
-        cursor = match.end()
-    spans.append((cursor, end))
-    return [_strip_span(text, a, b) for a, b in spans if text[a:b].strip()]
-
-
-def _continues(text: str, cursor: int, match: re.Match, end: int) -> bool:
-    """True when an en end mark does not end the sentence (abbreviation, lower-case follows)."""
-    rest = text[match.end() : end].lstrip()
-    if rest[:1].islower():
-        return True
-    # 'signed "J.F." However' ends at the quote: an abbreviation inside closed quotes
-    closed = match.group()[-1] in CLOSERS and rest[:1].isupper()
-    return not closed and _is_abbreviation(text, cursor, match.start())
-
-
-_LAST_WORD = re.compile(r"([A-Za-z]+)$")
-
-
-def _is_abbreviation(text: str, start: int, dot: int) -> bool:
-    if text[dot] != ".":
-        return False
-    word = _LAST_WORD.search(text, start, dot)
-    if not word:
-        return False
-    token = word.group(1)
-    return token.lower() in EN_ABBREVIATIONS or (len(token) == 1 and token.isupper())
-
-
-def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
-
-
 def cjk_share(text: str) -> float:
     """Share of CJK characters among CJK and Latin letters (1.0 for a text with neither)."""
     return share_of(*letter_counts(text))
@@ -229,13 +129,6 @@ def letter_counts(text: str) -> tuple[int, int]:
 
 def share_of(cjk: int, latin: int) -> float:
     return 1.0 if cjk + latin == 0 else cjk / (cjk + latin)
-
-
-def sentence_body(sentence: str, language: str) -> tuple[str, str]:
-    """Split a sentence into its body and its final punctuation (with closing quotes)."""
-    pattern = r"[" + re.escape(ZH_END + ".!?" + CLOSERS) + r"]*$"
-    match = re.search(pattern, sentence)
-    return sentence[: match.start()], sentence[match.start() :]
 
 
 _FUNCTION_STARTS = {
@@ -278,26 +171,10 @@ def upper_first(sentence: str) -> str:
     return sentence
 
 
-# The summary writer speaking about the book rather than telling the story: "This chapter
-# marks...", "The author contrasts...", "In this closing chapter the author...", "本章写...".
-_EN_COMMENTARY = re.compile(
-    r"\b(?:(?:this|the|these|that|next|previous|closing|opening|final|first|last) "
-    r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage)\b"
-    r"|the (?:author|narrator|reader|readers|novelist|text)\b|the (?:\w+ )?(?:author|narrator)'s"
-    r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos))", re.IGNORECASE)
-_ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下|伏笔|象征")
-_QUOTES = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’(?!\w)|(?<!\w)'[^']*'(?!\w)")
-
-
-@lru_cache(maxsize=65536)
-def is_commentary(sentence: str, language: str) -> bool:
-    """Does the sentence speak about the book (its chapters, author, reader, themes) rather
-    than tell what happens in it?"""
-    return bool((_ZH_COMMENTARY if language == "zh" else _EN_COMMENTARY).search(sentence))
-
-
-@lru_cache(maxsize=256)
-def quoted_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) of each quotation in ``text``, quote marks included (cached: every edit of a
-    summary asks about the same summary)."""
-    return tuple(m.span() for m in _QUOTES.finditer(text))
+def match_case(word: str, new: str) -> str:
+    """``new`` with the capitalization of ``word`` (en): all capitals, or a capital first."""
+    if len(word) > 1 and word.isupper():
+        return new.upper()
+    if word[:1].isupper():
+        return new[:1].upper() + new[1:]
+    return new

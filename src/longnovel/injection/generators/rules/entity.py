@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, find_names, splice
+from longnovel.injection.generators.rules.draft import Draft, find_names, splice
+from longnovel.injection.lexicon.zh import ZH_KINSHIP, ZH_SURNAME_TITLES, ZH_TITLES
 
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
@@ -23,7 +23,7 @@ _MUTUAL_EN = re.compile(
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
-_ZH_FORMS = set(lexicon.ZH_SURNAME_TITLES + lexicon.ZH_KINSHIP + lexicon.ZH_TITLES
+_ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
                 + ["老哥", "老弟", "大姐", "师兄", "师弟"])
 
 

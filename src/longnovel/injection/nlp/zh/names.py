@@ -20,7 +20,22 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from longnovel.injection import lexicon
+from longnovel.injection.lexicon.zh import (
+    ZH_BEFORE_NAME,
+    ZH_BEFORE_PLACE,
+    ZH_COMPOUND_SURNAMES,
+    ZH_KINSHIP,
+    ZH_NOT_GIVEN,
+    ZH_NOT_PLACE_STEMS,
+    ZH_ORG_SUFFIXES,
+    ZH_PLACE_SUFFIXES,
+    ZH_ROLE_WORDS,
+    ZH_SPEECH_AFTER,
+    ZH_STOP_NAMES,
+    ZH_SURNAME_TITLES,
+    ZH_SURNAMES,
+    ZH_TITLES,
+)
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _CJK_WORD = re.compile(r"[\u3400-\u9fff]+")
@@ -52,8 +67,8 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
     """Names jieba tags as persons (nr) although its dictionary does not hold them as common
     words (小满 in a chapter that never gives the full name), under the same tests."""
     found = Counter(w for w, f in tagged if f in _PERSON_FLAGS and len(w) >= 2
-                    and _CJK_WORD.fullmatch(w) and w not in lexicon.ZH_STOP_NAMES
-                    and w[-1] not in lexicon.ZH_PLACE_SUFFIXES)
+                    and _CJK_WORD.fullmatch(w) and w not in ZH_STOP_NAMES
+                    and w[-1] not in ZH_PLACE_SUFFIXES)
     out: Counter = Counter()
     for word, n in sorted(found.items(), key=lambda wn: (-wn[1], wn[0])):
         if n < max(min_count, MIN_TAGGED) or any(word in k or k in word for k in known | set(out)):
@@ -68,7 +83,7 @@ def tagged_person_counts(tagged: list[tuple[str, str]], text: str, known: set,
 def place_counts(tagged: list[tuple[str, str]], text: str, min_count: int) -> Counter:
     """Place and organization names (as ``(name, kind)``) from jieba ``(word, flag)`` tokens."""
     found: Counter = Counter()
-    suffixes = lexicon.ZH_PLACE_SUFFIXES | lexicon.ZH_ORG_SUFFIXES
+    suffixes = ZH_PLACE_SUFFIXES | ZH_ORG_SUFFIXES
     for k, (word, flag) in enumerate(tagged):
         nxt = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if not flag.startswith("n"):
@@ -96,7 +111,7 @@ class _Stats:
         import jieba
 
         jieba.setLogLevel(60)
-        from longnovel.injection.script import to_simplified
+        from longnovel.injection.nlp.script import to_simplified
 
         self.text = text
         self.simplified = to_simplified(text)
@@ -116,7 +131,7 @@ class _Stats:
 
     def speech(self, s: str, positions: list[int]) -> float:
         hits = sum(1 for p in positions
-                   if self.text[p + len(s) : p + len(s) + 2].startswith(lexicon.ZH_SPEECH_AFTER))
+                   if self.text[p + len(s) : p + len(s) + 2].startswith(ZH_SPEECH_AFTER))
         return hits / max(1, len(positions))
 
     def same_next(self, s: str, positions: list[int]) -> float:
@@ -146,7 +161,7 @@ class _Stats:
         start after a comma alone is too weak: 塞进, 管账 open clauses too)."""
         for p in positions:
             after = self.text[p + len(s) : p + len(s) + 2]
-            if after.startswith(lexicon.ZH_SPEECH_AFTER + ("的",)):
+            if after.startswith(ZH_SPEECH_AFTER + ("的",)):
                 return True
             if p > 0 and _CJK.match(self.text[p - 1]) and _name_slot_before(self.text, p):
                 return True
@@ -170,7 +185,7 @@ def _name_slot_before(text: str, p: int) -> bool:
     preposition-like character, or right after a title or kinship word?"""
     if p == 0 or not _CJK.match(text[p - 1]):
         return True
-    if text[p - 1] in lexicon.ZH_BEFORE_NAME:
+    if text[p - 1] in ZH_BEFORE_NAME:
         return True
     before = text[max(0, p - 3) : p]
     return any(before.endswith(w) for w in _title_words())
@@ -178,7 +193,7 @@ def _name_slot_before(text: str, p: int) -> bool:
 
 @lru_cache(maxsize=1)
 def _title_words() -> tuple[str, ...]:
-    return tuple(lexicon.ZH_TITLES + lexicon.ZH_KINSHIP + lexicon.ZH_ROLE_WORDS)
+    return tuple(ZH_TITLES + ZH_KINSHIP + ZH_ROLE_WORDS)
 
 
 @lru_cache(maxsize=4096)
@@ -210,9 +225,9 @@ def _ordinary_word(word: str) -> bool:
 
 def _surname_at(text: str, i: int) -> int:
     """Length of the surname starting at ``i`` (2 for a compound surname), or 0."""
-    if text[i : i + 2] in lexicon.ZH_COMPOUND_SURNAMES:
+    if text[i : i + 2] in ZH_COMPOUND_SURNAMES:
         return 2
-    return 1 if text[i] in lexicon.ZH_SURNAMES else 0
+    return 1 if text[i] in ZH_SURNAMES else 0
 
 
 def _full_names(stats: _Stats, min_count: int) -> tuple[dict[str, int], set[str]]:
@@ -226,10 +241,10 @@ def _full_names(stats: _Stats, min_count: int) -> tuple[dict[str, int], set[str]
         if not n:
             continue
         two, three = text[i : i + n + 1], text[i : i + n + 2]
-        if len(two) == n + 1 and _CJK.fullmatch(two[n:]) and two[n] not in lexicon.ZH_NOT_GIVEN:
+        if len(two) == n + 1 and _CJK.fullmatch(two[n:]) and two[n] not in ZH_NOT_GIVEN:
             short[two] += 1
             if len(three) == n + 2 and _CJK.fullmatch(three[n + 1]) \
-                    and three[-1] not in lexicon.ZH_NOT_GIVEN:
+                    and three[-1] not in ZH_NOT_GIVEN:
                 long[three] += 1
     chosen = {}
     for two, n2 in short.items():
@@ -279,7 +294,7 @@ def _aliases(stats: _Stats, full: set[str], min_count: int) -> Counter:
         if surname < 1:
             continue
         given = name[surname:]
-        if given in full or given[0] in lexicon.ZH_NOT_GIVEN:
+        if given in full or given[0] in ZH_NOT_GIVEN:
             continue
         alone = [p for p in stats.positions(given)
                  if stats.text[max(0, p - surname) : p] != name[:surname]]
@@ -291,8 +306,8 @@ def _aliases(stats: _Stats, full: set[str], min_count: int) -> Counter:
 def _surname_titles(stats: _Stats, min_count: int) -> Counter:
     """陆先生, 何掌柜: a surname followed by a title used for a person."""
     out: Counter = Counter()
-    pattern = "|".join(re.escape(t) for t in lexicon.ZH_SURNAME_TITLES)
-    found = Counter(m.group() for m in re.finditer(rf"[{lexicon.ZH_SURNAMES}](?:{pattern})",
+    pattern = "|".join(re.escape(t) for t in ZH_SURNAME_TITLES)
+    found = Counter(m.group() for m in re.finditer(rf"[{ZH_SURNAMES}](?:{pattern})",
                                                    stats.text))
     for word, n in found.items():
         positions = stats.positions(word)
@@ -306,12 +321,12 @@ def _surname_titles(stats: _Stats, min_count: int) -> Counter:
 def _place_kind(word: str, text: str) -> str | None:
     """'place' or 'org' for a proper place name, None for a common word (上山, 东西, 太阳)."""
     last = word[-1]
-    if word[:-1] in lexicon.ZH_NOT_PLACE_STEMS:
+    if word[:-1] in ZH_NOT_PLACE_STEMS:
         return None
-    if last in lexicon.ZH_ORG_SUFFIXES:
+    if last in ZH_ORG_SUFFIXES:
         return "org"
-    if last in lexicon.ZH_PLACE_SUFFIXES:
+    if last in ZH_PLACE_SUFFIXES:
         return "place"
     positions = [m.start() for m in re.finditer(re.escape(word), text)]
-    after_verb = sum(1 for p in positions if text[p - 1 : p] in lexicon.ZH_BEFORE_PLACE)
+    after_verb = sum(1 for p in positions if text[p - 1 : p] in ZH_BEFORE_PLACE)
     return "place" if positions and after_verb * 2 >= len(positions) else None

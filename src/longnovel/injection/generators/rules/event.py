@@ -6,15 +6,27 @@ from __future__ import annotations
 
 import re
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import (
-    Draft,
-    is_base_verb,
-    own_words_first,
-    verb_lemmas,
-    word_edits,
+from longnovel.injection.generators.rules.draft import Draft, own_words_first, word_edits
+from longnovel.injection.lexicon.en import (
+    EN_BARE_INFINITIVE_VERBS,
+    EN_EVENT_OUTCOMES,
+    EN_EVENT_VERBS,
+    EN_NEEDS_OBJECT,
+    EN_NO_OBJECT,
+    EN_PARTICIPLE_OF,
+    EN_PERSON_OBJECT,
+    EN_RELATION_INVENT,
+    EN_RELATION_REPLACE,
+    EN_TITLES,
 )
+from longnovel.injection.lexicon.zh import (
+    ZH_EVENT_OUTCOMES,
+    ZH_EVENT_VERBS,
+    ZH_INTENTIONS,
+    ZH_PLACE_HEADS,
+)
+from longnovel.injection.nlp.inflect import is_base_verb, verb_lemmas
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -61,8 +73,8 @@ def _bare_infinitive_follows(rest: str) -> bool:
     return bool(m) and is_base_verb(m.group(1))
 
 
-_PERSON_NOUNS = set(lexicon.EN_TITLES) | {w for table in (
-    lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT) for w in table} | {
+_PERSON_NOUNS = set(EN_TITLES) | {w for table in (
+    EN_RELATION_REPLACE, EN_RELATION_INVENT) for w in table} | {
     "man", "woman", "boy", "girl", "men", "women", "people", "child", "children", "lady",
     "gentleman", "stranger", "crowd", "family", "guests", "host", "hostess"}
 
@@ -97,9 +109,9 @@ _SUBORDINATE = re.compile(r"(?:^|[,;]\s*)(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon 
 
 def edits(draft: Draft) -> list[Edit]:
     if draft.zh:
-        verbs, outcomes = lexicon.ZH_EVENT_VERBS, lexicon.ZH_EVENT_OUTCOMES
+        verbs, outcomes = ZH_EVENT_VERBS, ZH_EVENT_OUTCOMES
     else:
-        verbs, outcomes = lexicon.EN_EVENT_VERBS, lexicon.EN_EVENT_OUTCOMES
+        verbs, outcomes = EN_EVENT_VERBS, EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
     return own_words_first(draft, word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
@@ -112,11 +124,11 @@ def _zh_complement(tokens: list[str], t: int) -> bool:
     (brought back) cannot become 揪了失踪, nor 平安寨 (a stockade's name) 遇险寨; an intended
     outcome (想从渡口逃走) is no outcome to turn into a passive (想从渡口被抓住)."""
     following = tokens[t + 1] if t + 1 < len(tokens) else ""
-    if len(following) == 1 and following in lexicon.ZH_PLACE_SUFFIXES:
+    if len(following) == 1 and following in ZH_PLACE_HEADS:
         return True
-    if tokens[t] in lexicon.ZH_EVENT_OUTCOMES:
+    if tokens[t] in ZH_EVENT_OUTCOMES:
         clause = "".join(tokens[:t]).replace("，", ",").split(",")[-1]
-        if any(word in clause for word in lexicon.ZH_INTENTIONS):
+        if any(word in clause for word in ZH_INTENTIONS):
             return True
     return tokens[t] in ("回来", "回到") and t > 0 and tokens[t - 1].endswith("了")
 
@@ -140,15 +152,15 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "her last visits", "receiving visits": a noun, not the event's verb
     if old.split()[0] in ("arrives", "arrived") and before_word in _NOT_AGENTS:
         return None  # "the time arrives" cannot "turn back"
-    if old.split()[0] in lexicon.EN_BARE_INFINITIVE_VERBS and \
-            new.split()[0] not in lexicon.EN_BARE_INFINITIVE_VERBS and \
+    if old.split()[0] in EN_BARE_INFINITIVE_VERBS and \
+            new.split()[0] not in EN_BARE_INFINITIVE_VERBS and \
             _bare_infinitive_follows(sentence[end:]):
         return None  # "helped Wren take" cannot become "followed Wren take"
-    if new.split()[0] in lexicon.EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
+    if new.split()[0] in EN_NEEDS_OBJECT and (not after or after in _PREPOSITIONS):
         return None
-    if new in lexicon.EN_NO_OBJECT and after and after not in _PREPOSITIONS:
+    if new in EN_NO_OBJECT and after and after not in _PREPOSITIONS:
         return None  # "failed the test" cannot become "succeeded the test"
-    if new in lexicon.EN_PERSON_OBJECT and not _person_follows(sentence[end:]):
+    if new in EN_PERSON_OBJECT and not _person_follows(sentence[end:]):
         return None  # "blamed the clock" cannot become "thanked the clock"
     if old.split()[0] in ("died", "dies") and after in ("of", "from"):
         return None  # "died of fever" cannot become "survived of fever"
@@ -156,4 +168,4 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     if not before or before[0].lower() not in ("had", "has", "have", "having"):
         return new
     first, _, rest = new.partition(" ")
-    return " ".join(w for w in (lexicon.EN_PARTICIPLE_OF.get(first, first), rest) if w)
+    return " ".join(w for w in (EN_PARTICIPLE_OF.get(first, first), rest) if w)

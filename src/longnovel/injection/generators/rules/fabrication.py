@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, strip_time_phrase
-from longnovel.injection.ops.temporal import _split_opener
-from longnovel.injection.text import sentence_body
+from longnovel.injection.generators.rules.draft import Draft, split_opener, strip_time_phrase
+from longnovel.injection.lexicon.en import EN_TEMPORAL_OPENERS
+from longnovel.injection.lexicon.zh import ZH_TEMPORAL_OPENERS
+from longnovel.injection.nlp.sentences import sentence_body
 
 # A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
 _EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
@@ -75,7 +75,7 @@ def _subject_sentence(draft: Draft, j: int) -> tuple[str, str] | None:
     """(name, sentence without its time phrase or opener) when sentence ``j`` opens with a
     character's name and names no one else."""
     sentence = draft.sentences[j]
-    rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
+    rest = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
     found = draft.mentions(j, draft.names("person"))
     if len(found) != 1 or not rest.startswith(found[0][2]):
         return None
@@ -102,7 +102,7 @@ def _repeat(draft: Draft) -> list[Edit]:
     for i, sentence in enumerate(draft.sentences):
         if not _subject(draft, i) or _names_only_pronoun_start(draft, sentence):
             continue
-        rest = strip_time_phrase(_split_opener(sentence, draft.zh)[1], draft.zh)
+        rest = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
         if not rest or _describes_a_state(rest, draft.zh):
             continue
         rest = _main_clause(rest, draft.zh, _subject(draft, i))
@@ -152,9 +152,9 @@ def _names_only_pronoun_start(draft: Draft, sentence: str) -> bool:
 def _writers_opener(draft: Draft) -> str:
     """A time connective the summary's writer opens a sentence with ("Later, ", "后来，"), to
     open the retold sentence; "" when the writer uses none."""
-    openers = lexicon.ZH_TEMPORAL_OPENERS if draft.zh else lexicon.EN_TEMPORAL_OPENERS
+    openers = ZH_TEMPORAL_OPENERS if draft.zh else EN_TEMPORAL_OPENERS
     for sentence in draft.sentences:
-        opener = _split_opener(sentence, draft.zh)[0]
+        opener = split_opener(sentence, draft.zh)[0]
         if opener and opener.rstrip(" ，,") in openers:
             return opener
     return ""

@@ -5,16 +5,27 @@ from __future__ import annotations
 
 import re
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, word_edits
+from longnovel.injection.generators.rules.draft import Draft, word_edits
+from longnovel.injection.lexicon.en import (
+    EN_FEMALE_RELATIONS,
+    EN_MALE_RELATIONS,
+    EN_RELATION_INVENT,
+    EN_RELATION_REPLACE,
+)
+from longnovel.injection.lexicon.zh import (
+    ZH_FEMALE_CHARS,
+    ZH_MALE_CHARS,
+    ZH_RELATION_INVENT,
+    ZH_RELATION_REPLACE,
+)
 
 
 def edits(draft: Draft) -> list[Edit]:
     if draft.zh:
-        tables = (lexicon.ZH_RELATION_REPLACE, lexicon.ZH_RELATION_INVENT)
+        tables = (ZH_RELATION_REPLACE, ZH_RELATION_INVENT)
     else:
-        tables = (lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT)
+        tables = (EN_RELATION_REPLACE, EN_RELATION_INVENT)
     return (word_edits(draft, _own_words_first(draft, tables[0]), "replace", en_adapt=_fit)
             + word_edits(draft, _own_words_first(draft, tables[1]), "invent", en_adapt=_fit))
 
@@ -33,13 +44,13 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
 def gender(word: str, zh: bool) -> str | None:
     """"m", "f" or None (either, or not known) for a relation word."""
     if zh:
-        male = any(c in lexicon.ZH_MALE_CHARS for c in word)
-        female = any(c in lexicon.ZH_FEMALE_CHARS for c in word)
+        male = any(c in ZH_MALE_CHARS for c in word)
+        female = any(c in ZH_FEMALE_CHARS for c in word)
         return None if male == female else ("m" if male else "f")
     word = word.lower()
-    if word in lexicon.EN_MALE_RELATIONS:
+    if word in EN_MALE_RELATIONS:
         return "m"
-    return "f" if word in lexicon.EN_FEMALE_RELATIONS else None
+    return "f" if word in EN_FEMALE_RELATIONS else None
 
 
 def _same_gender(a: str, b: str, zh: bool) -> bool:
@@ -64,8 +75,8 @@ def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, lis
 
 
 def _relation_words(draft: Draft) -> list[str]:
-    known = {w for table in (lexicon.ZH_RELATION_REPLACE, lexicon.ZH_RELATION_INVENT,
-                             lexicon.EN_RELATION_REPLACE, lexicon.EN_RELATION_INVENT)
+    known = {w for table in (ZH_RELATION_REPLACE, ZH_RELATION_INVENT,
+                             EN_RELATION_REPLACE, EN_RELATION_INVENT)
              for w in table}
     if draft.zh:
         return sorted(w for w in known if len(w) > 1 and w in draft.summary)

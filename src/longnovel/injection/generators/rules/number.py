@@ -7,14 +7,9 @@ import random
 import re
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.numerals import (
-    CN_NUMERAL_CHARS,
-    changed_values,
-    cn_to_int,
-    int_to_cn,
-    year_to_cn,
-)
-from longnovel.injection.ops.base import Draft, match_case, splice
+from longnovel.injection.generators.rules.draft import Draft, splice
+from longnovel.injection.nlp.numerals import CN_NUMERAL_CHARS, cn_to_int, int_to_cn, year_to_cn
+from longnovel.injection.nlp.text import match_case
 
 _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "只", "本", "封", "座", "间",
                 "把", "条", "件", "头", "枚", "元", "块", "里", "人", "日", "夜", "小时", "分钟",
@@ -142,3 +137,31 @@ def _en_new_numbers(token: str, after: str, rng: random.Random) -> tuple[list[st
             out.append(text)
     return out, is_time
 
+
+def changed_values(value: int, rng: random.Random, is_year: bool = False,
+                   count: int = 3) -> list[int]:
+    """Up to ``count`` different values from ``changed_value``, in the order drawn: the rules
+    offer them all, and the ledger picks the one that keeps the numbers brought in like
+    those taken out (a generator that always writes "eleven" is read by what it writes)."""
+    out: list[int] = []
+    for _ in range(count * 4):
+        new = changed_value(value, rng, is_year)
+        if new != value and new not in out:
+            out.append(new)
+            if len(out) == count:
+                break
+    return out
+
+
+def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
+    """A different, plausible value: years move by a few, small counts by one to three,
+    larger numbers by 20-50%."""
+    if is_year:
+        return value + rng.choice([-3, -2, 2, 3, 5])
+    if value <= 1:
+        return rng.choice([2, 3])
+    if value <= 12:
+        options = [v for v in range(max(1, value - 2), value + 4) if v != value]
+        return rng.choice(options)
+    delta = max(1, round(value * rng.choice([0.2, 0.3, 0.5])))
+    return value + delta if rng.random() < 0.6 else max(2, value - delta)

@@ -1,9 +1,10 @@
 """The LLM generator, sentence by sentence.
 
 The program chooses what to change, with the rule modules' own sentence choice
-(``longnovel.injection.ops``): the sentence (for ``temporal`` the pair of sentences, for an
-added ``fabrication`` sentence the one it follows) and the sub-type. The model is asked to
-rewrite only that text, given its neighbours and the window's entities, and replies
+(``longnovel.injection.generators.rules``): the sentence (for ``temporal`` the pair of
+sentences, for an added ``fabrication`` sentence the one it follows) and the sub-type. The
+model is asked to rewrite only that text, given its neighbours and the window's entities, and
+replies
 ``{"sentence": ...}``; the program splices the reply into the summary, and the candidate is
 validated like any other. The output paid per candidate is one sentence, not a summary.
 
@@ -24,10 +25,11 @@ from dataclasses import dataclass
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
-from longnovel.injection.rules import RULE_MODULES, seeded_choice
-from longnovel.injection.script import converter
-from longnovel.injection.text import all_capitals, cjk_share
-from longnovel.injection.wordcheck import fault, place_fault
+from longnovel.injection.generators.rules.base import RULE_MODULES
+from longnovel.injection.generators.rules.choice import seeded_choice
+from longnovel.injection.generators.rules.wordcheck import fault, place_fault
+from longnovel.injection.nlp.script import converter
+from longnovel.injection.nlp.text import all_capitals, cjk_share
 from longnovel.templates import load_prompt
 
 MAX_ENTITIES = 40
@@ -86,7 +88,7 @@ def _places(summary: str, language: str, entities: list[dict],
     """Every (sub-type, place) the rule modules would edit for ``type_id``, once, in their
     order, and whether one of its edits passes ``wordcheck.place_fault`` (then the target's
     focus is that edit's)."""
-    from longnovel.injection.ops.base import Draft
+    from longnovel.injection.generators.rules.draft import Draft
 
     draft = Draft(summary, language, list(entities))
     if not draft.sentences:
@@ -329,7 +331,7 @@ def drop_copied_sentences(text: str, summary: str, target: Target, language: str
     """``text`` without the sentences that copy a sentence of the summary outside the target
     (a small model often goes on copying the summary after its answer); empty when nothing
     else is left."""
-    from longnovel.injection.text import sentence_spans, split_sentences
+    from longnovel.injection.nlp.sentences import sentence_spans, split_sentences
 
     def key(sentence: str) -> str:
         return " ".join(sentence.strip().strip("…").split())
@@ -357,7 +359,7 @@ def match_script(text: str, summary: str) -> str:
 
 def neighbours(summary: str, target: Target, language: str) -> tuple[str, str]:
     """The sentence before and the sentence after ``target`` (empty at the ends)."""
-    from longnovel.injection.text import sentence_spans
+    from longnovel.injection.nlp.sentences import sentence_spans
 
     spans = sentence_spans(summary, language)
     start, end = target.start, target.end
@@ -391,7 +393,7 @@ def splice_reply(summary: str, language: str, target: Target, reply: SentenceRep
 def fill_blank(text: str, focus: str, reply: str, language: str) -> str:
     """``text`` with ``focus`` replaced by the model's words; a reply that is the whole
     sentence (it keeps most of the words around the blank) is taken as it is."""
-    from longnovel.injection.ops.base import match_case
+    from longnovel.injection.nlp.text import match_case
 
     # the sentence sent back with its blank in it (and a change elsewhere): the focus stays
     words = _MARKER.sub(" ", reply).replace(BLANK, focus).strip()
@@ -430,6 +432,6 @@ def candidate_fault(summary: str, language: str, target: Target,
     """What the checks of every rule edit (``wordcheck.fault``) find wrong with the candidate
     made of a reply, as a reason code (``commentary``, ``inside_quote``, ``nonword: <word>``,
     ``broken_contraction: <word>``), or None."""
-    from longnovel.injection.ops.base import Draft
+    from longnovel.injection.generators.rules.draft import Draft
 
     return fault(Draft(summary, language), reply_edit(summary, target, candidate))

@@ -4,25 +4,35 @@ affirmative (``affirm``). zh: 不/没/没有/未; en: auxiliaries with "not", "n
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from longnovel.injection import lexicon
 from longnovel.injection.candidate import Edit
-from longnovel.injection.ops.base import Draft, is_base_verb, match_case, splice, verb_lemmas
-from longnovel.injection.text import changed_parts
+from longnovel.injection.generators.rules.draft import Draft, splice
+from longnovel.injection.lexicon.en import (
+    EN_AUXILIARIES,
+    EN_IRREGULAR_PAST,
+    EN_NEGATED_AUXILIARIES,
+    EN_NEVER_SKIP,
+    EN_NOT_VERBS_ED,
+    EN_PARTICIPLES,
+    EN_STOPWORDS,
+)
+from longnovel.injection.lexicon.zh import ZH_MODALS, ZH_NEGATED_WORDS, ZH_VERB_HEADS
+from longnovel.injection.nlp.inflect import is_base_verb, verb_lemmas
+from longnovel.injection.nlp.text import changed_parts, match_case
+from longnovel.injection.nlp.zh.segment import tagged_words
 
-_AUX = "|".join(lexicon.EN_AUXILIARIES)
+_AUX = "|".join(EN_AUXILIARIES)
 _EN_AUX = re.compile(rf"(?<![-\w])({_AUX})\b(?!\s+(?:not|never|no)\b|-)")  # not ill-will
 _EN_PERFECT = re.compile(r"\b(has|have|had)\s+(\w+)")
 _EN_SUBJECT_VERB = re.compile(r"\b(he|she|they|we|it|who|He|She|They|We|It|I|[A-Z][a-z]+)\s+"
                               r"([a-z]{3,})\b")
 _EN_DO_NOT = re.compile(r"\b(did|does|do)(?: not|n't)\s+([a-z]+)")
 _EN_AUX_NOT = re.compile(rf"\b({_AUX}|has|have|had) not\b")
-_EN_CONTRACTED = re.compile(r"\b(" + "|".join(lexicon.EN_CONTRACTIONS) + r")", re.IGNORECASE)
+_EN_CONTRACTED = re.compile(r"\b(" + "|".join(EN_NEGATED_AUXILIARIES) + r")", re.IGNORECASE)
 _EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
 _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
 _ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
-_CONTRACTED_OF = {positive: short for short, positive in lexicon.EN_CONTRACTIONS.items()
+_CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.items()
                   if short.endswith("n't") and short != "cannot"}
 # Words that only read well under a negation ("told nobody anything", 任何人): dropping the
 # negation leaves them ungrammatical, so such sentences are not affirmed.
@@ -87,7 +97,7 @@ def edits(draft: Draft) -> list[Edit]:
     out = []
     for i, sentence in enumerate(draft.sentences):
         if draft.zh:
-            tagged = _zh_tagged(sentence)
+            tagged = tagged_words(sentence)
             changes = [("negate", s) for s in _zh_negations(tagged)]
             changes += [("affirm", s) for s in _zh_affirmations(tagged)]
         else:
@@ -144,7 +154,7 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, contracted, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
-        if m.group(1) not in lexicon.EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
+        if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
                 and not in_before_clause(m.start()):
             supported = _do_support(m.group(2), contracted) if does_support else None
@@ -207,17 +217,17 @@ def _do_support(verb: str, contracted: bool) -> str | None:
 
 
 def _is_participle(word: str) -> bool:
-    return word in lexicon.EN_PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+    return word in EN_PARTICIPLES or (word.endswith("ed") and len(word) > 4)
 
 
 def _is_finite_verb(word: str) -> bool:
-    if word in lexicon.EN_NEVER_SKIP or word in lexicon.EN_AUXILIARIES or \
+    if word in EN_NEVER_SKIP or word in EN_AUXILIARIES or \
             word in ("has", "had", "did", "does"):
         return False
-    if word in lexicon.EN_IRREGULAR_PAST.values() and word not in ("read", "put", "set", "cut"):
+    if word in EN_IRREGULAR_PAST.values() and word not in ("read", "put", "set", "cut"):
         return True
     if word.endswith("ed"):
-        return len(word) > 4 and word not in lexicon.EN_NOT_VERBS_ED
+        return len(word) > 4 and word not in EN_NOT_VERBS_ED
     return word.endswith("s") and not word.endswith(("ss", "us", "is", "ous")) and len(word) > 3
 
 
@@ -231,7 +241,7 @@ def _en_affirmations(sentence: str) -> list[str]:
     for m in _EN_AUX_NOT.finditer(sentence):
         out.append(splice(sentence, m.start(), m.end(), m.group(1)))
     for m in _EN_CONTRACTED.finditer(sentence):
-        positive = lexicon.EN_CONTRACTIONS[m.group().lower()]
+        positive = EN_NEGATED_AUXILIARIES[m.group().lower()]
         out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), positive)))
     for m in _EN_NEVER.finditer(sentence):
         out.append(splice(sentence, m.start(), m.end(), ""))
@@ -240,8 +250,8 @@ def _en_affirmations(sentence: str) -> list[str]:
 
 def past_tense(verb: str) -> str:
     """Simple past of an en base verb (irregular list, then spelling rules)."""
-    if verb in lexicon.EN_IRREGULAR_PAST:
-        return lexicon.EN_IRREGULAR_PAST[verb]
+    if verb in EN_IRREGULAR_PAST:
+        return EN_IRREGULAR_PAST[verb]
     if verb.endswith("e"):
         return verb + "d"
     if re.search(r"[^aeiou]y$", verb):
@@ -264,16 +274,6 @@ def third_person(verb: str) -> str:
 
 
 # --- zh -----------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=4096)
-def _zh_tagged(sentence: str) -> tuple[tuple[str, str], ...]:
-    """jieba's (word, tag) pairs of a sentence (cached: every attempt and tier asks again)."""
-    import jieba
-    import jieba.posseg as pseg
-
-    jieba.setLogLevel(60)
-    return tuple((t.word, t.flag) for t in pseg.cut(sentence))
-
 
 def _join(tagged, start: int, end: int, new: str) -> str:
     return "".join(w for w, _ in tagged[:start]) + new + "".join(w for w, _ in tagged[end:])
@@ -301,7 +301,7 @@ def _zh_negations(tagged) -> list[str]:
         following = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if word == "是" and flag == "v":
             out.append(_join(tagged, k, k + 1, "不是"))
-        elif word in lexicon.ZH_MODALS and _zh_verbish(following, _flag_after(tagged, k)):
+        elif word in ZH_MODALS and _zh_verbish(following, _flag_after(tagged, k)):
             # only a modal before a verb: 人头会 (a gathering) and 会潘三 (meets) are not 会+V
             out.append(_join(tagged, k, k + 1, "不用" if word == "要" else "不" + word))
         elif word == "有" and flag == "v":
@@ -344,8 +344,8 @@ def _zh_affirmations(tagged) -> list[str]:
             if k > 0 and nxt[0].startswith(tagged[k - 1][0][-1:]):
                 continue  # 会不会, 是不是: a question, not a negation
             out.append(_join(tagged, k, k + 1, ""))
-        elif word in lexicon.ZH_NEGATED_WORDS:
-            out.append(_join(tagged, k, k + 1, lexicon.ZH_NEGATED_WORDS[word]))
+        elif word in ZH_NEGATED_WORDS:
+            out.append(_join(tagged, k, k + 1, ZH_NEGATED_WORDS[word]))
     return out
 
 
@@ -354,4 +354,4 @@ def _flag_after(tagged, k: int) -> str:
 
 
 def _zh_verbish(word: str, flag: str) -> bool:
-    return flag.startswith("v") or word[:1] in lexicon.ZH_VERB_HEADS
+    return flag.startswith("v") or word[:1] in ZH_VERB_HEADS

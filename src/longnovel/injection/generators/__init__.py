@@ -1,0 +1,1 @@
+"""The generators of injected candidates: ``rules`` (offline) and ``llm``."""

@@ -1,0 +1,1 @@
+"""The LLM generator (``generator``) and LLM entity extraction (``entities``)."""

@@ -1,0 +1,1 @@
+"""The offline ``rules`` generator (``generator.RulesGenerator``), one module per type."""

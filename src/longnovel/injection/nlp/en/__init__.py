@@ -1,0 +1,1 @@
+"""English entities from capitalized spans."""

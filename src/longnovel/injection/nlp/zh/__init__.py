@@ -1,0 +1,1 @@
+"""Chinese words (jieba), person names from the text's statistics and entities."""

@@ -1,1 +1,0 @@
-"""Rule-based edits, one module per hallucination type. Each exposes ``edits(draft)``."""
