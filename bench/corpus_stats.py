@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from longnovel.config import load_config
-from longnovel.injection.text import split_sentences
+from longnovel.injection.nlp.sentences import split_sentences
 
 
 def summary_length(summary: str, language: str) -> tuple[int, int]:

@@ -72,7 +72,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from devcorpus import git_show, repo_dir, report_missing, write_config
 from prosecorpus import head_commit
 
-from longnovel.injection.text import split_sentences
+from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.tokenizer import load_tokenizer
 
 SQUALITY = "nyu-mll/SQuALITY"

@@ -166,3 +166,24 @@ def test_the_lexicon_is_data_with_one_name_per_word_list():
             seen[name] = path.name
     assert {"EN_CONTRACTIONS", "EN_NEGATED_AUXILIARIES", "ZH_PLACE_SUFFIXES",
             "ZH_PLACE_HEADS"} <= set(seen)
+
+
+def test_every_longnovel_import_names_a_module_that_exists():
+    """Code written against the old layout (``longnovel.injection.text``, ``...ops.base``)
+    fails here rather than when its script is next run."""
+    import importlib.util
+
+    repo = Path(__file__).resolve().parents[2]
+    missing = []
+    for folder in ("src", "tests", "bench"):
+        for path in sorted((repo / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    modules = [node.module]
+                elif isinstance(node, ast.Import):
+                    modules = [alias.name for alias in node.names]
+                else:
+                    continue
+                missing += [f"{path.relative_to(repo)}: {m}" for m in modules
+                            if m.startswith("longnovel.") and importlib.util.find_spec(m) is None]
+    assert not missing
