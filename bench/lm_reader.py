@@ -7,7 +7,7 @@ sentence?
 Each summary is sent once to an OpenAI-compatible ``/v1/completions`` endpoint (llama.cpp via
 llama-cpp-python's server, started with ``--logits_all true``) with ``echo``, ``logprobs`` and no
 new token; the prompt tokens' log-probabilities are mapped by their character offsets onto the
-sentences (``longnovel.injection.text.sentence_spans``). A sentence's score is the mean log-prob
+sentences (``longnovel.injection.nlp.sentences.sentence_spans``). A sentence's score is the mean log-prob
 of its tokens given the summary text before it; the least likely sentence has rank 1.
 
 For each pair: the rank of the edited sentence among the injected summary's sentences, and the
@@ -141,7 +141,7 @@ def read_side(scorer, summary: str, language: str, edited: list[int], lo: int, h
     """Scores of the sentences lo..hi of ``summary``: (rank of the most suspicious edited one,
     sentences read, its normalised rank, mean log-prob of the edited tokens, whether it is the
     single least likely)."""
-    from longnovel.injection.text import sentence_spans
+    from longnovel.injection.nlp.sentences import sentence_spans
 
     spans = sentence_spans(summary, language)[lo:hi]
     begin = spans[0][0]
@@ -163,7 +163,7 @@ def read_side(scorer, summary: str, language: str, edited: list[int], lo: int, h
 
 def read_pair(scorer: Scorer, pair: dict, size: int) -> dict:
     """Both sides of a pair, over the same sentence range."""
-    from longnovel.injection.text import sentence_spans
+    from longnovel.injection.nlp.sentences import sentence_spans
 
     language = pair["language"]
     new_edited = pair["new_idx"]

@@ -3,7 +3,7 @@ readers (``bench/readers.py``) and the language-model reader (``bench/lm_reader.
 
 A pair's edited sentences are found from the two texts themselves, not from the row's spans:
 the characters an edit changed (common prefix and suffix of the two summaries) and every
-sentence (``longnovel.injection.text.sentence_spans``) that overlaps them. That holds whatever
+sentence (``longnovel.injection.nlp.sentences.sentence_spans``) that overlaps them. That holds whatever
 the generator records in ``original_span`` and ``hallucinated_span``.
 
 An inserted sentence (nothing of the original changed: ``fabrication``) has no original
@@ -66,7 +66,8 @@ def edited_sentences(original: str, injected: str, language: str, seed: int) -> 
     """Where an edit sits in both summaries: the sentence lists, the indices of the edited
     sentences in each (``orig_idx`` empty for an insertion), the changed text on each side,
     and the stand-ins of an insertion (see the module's docstring)."""
-    from longnovel.injection.text import changed_parts, sentence_spans
+    from longnovel.injection.nlp.sentences import sentence_spans
+    from longnovel.injection.nlp.text import changed_parts
 
     start, old_end, new_end = changed_parts(original, injected)
     orig_spans = sentence_spans(original, language)

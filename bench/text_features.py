@@ -91,7 +91,7 @@ EXTENSIVE = {"sentences", "words"}
 @lru_cache(maxsize=100_000)
 def structural(text: str, language: str) -> tuple[tuple[str, float], ...]:
     """(name, value) pairs of a text's structural features."""
-    from longnovel.injection.text import split_sentences
+    from longnovel.injection.nlp.sentences import split_sentences
 
     sentences = split_sentences(text, language) or [text]
     words = [tokens(s, language) for s in sentences]
