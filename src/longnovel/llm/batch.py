@@ -1,6 +1,7 @@
 """Batch mode: one model's uncached requests of a round go out through its batch API.
 
-The runner hands a ``BatchSender`` the jobs of one model in ``mode: batch``. It
+The runner hands a ``BatchSender`` the jobs of one model in ``mode: batch``, with the
+``Delivery`` that turns replies into results for both ways of sending. It
 
 1. adopts the batches a killed run left pending (their records hold the cache keys they carry),
    so no request that was submitted is submitted again;
@@ -22,8 +23,10 @@ import json
 import logging
 import re
 from collections import Counter
+from pathlib import Path
 
 from longnovel.llm.batch_store import BatchRecord, BatchStore
+from longnovel.llm.delivery import Delivery, Job, Outbox
 from longnovel.llm.providers import ProviderError, Reply, resolve_key
 from longnovel.llm.providers.base import status_error
 from longnovel.llm.providers.batch_api import make_batch_api, reply_from_body, request_line
@@ -39,14 +42,19 @@ BATCH_UNKNOWN = "http_404"  # a recorded batch the server no longer knows: submi
 
 
 class BatchSender:
-    """Sends one model's jobs as batches and delivers their results through the runner."""
+    """Sends one model's jobs as batches of stage ``stage`` and delivers their results to
+    ``out``; ``store_path`` is the SQLite file that records the batches."""
 
-    def __init__(self, runner, name: str, requests, results):
-        self.runner = runner
+    def __init__(self, delivery: Delivery, out: Outbox, name: str, stage: str,
+                 store_path: Path, progress: bool = True):
+        self.delivery = delivery
+        self.out = out
         self.name = name
-        self.config = runner.models[name]
-        self.requests, self.results = requests, results
-        self.jobs: dict[str, list] = {}  # cache key -> the jobs it answers
+        self.stage = stage
+        self.store_path = store_path
+        self.show_progress = progress
+        self.config = delivery.models[name]
+        self.jobs: dict[str, list[Job]] = {}  # cache key -> the jobs it answers
         self.open: set[str] = set()  # keys not yet settled
         self.failed_rounds: Counter[str] = Counter()
         self.active: list[BatchRecord] = []
@@ -55,17 +63,17 @@ class BatchSender:
         self.store = None
         self.bar = None
 
-    async def run(self, jobs: list) -> None:
+    async def run(self, jobs: list[Job]) -> None:
         """Submit, poll and collect until every job is settled (or the stage halts)."""
         for job in jobs:
             self.jobs.setdefault(job.cache_key, []).append(job)
         self.open = set(self.jobs)
         self.api = make_batch_api(self.config, resolve_key(self.name, self.config))
-        self.store = BatchStore(self.runner.batch_store_path)
+        self.store = BatchStore(self.store_path)
         self.bar = self._progress_bar()
         try:
             todo = await self._resume()
-            while (todo or self.active) and self.runner._halt is None:
+            while (todo or self.active) and not self.delivery.halted:
                 if todo:
                     await self._submit(todo)
                 todo = await self._poll()
@@ -83,7 +91,7 @@ class BatchSender:
         carried: set[str] = set()
         for record in self.store.pending():
             needed = self.open.intersection(record.keys)
-            if not needed or self.runner._halt is not None:
+            if not needed or self.delivery.halted:
                 continue
             if record.batch_id is None and not await self._create(record, find=True):
                 continue
@@ -98,19 +106,19 @@ class BatchSender:
     async def _submit(self, keys: list[str]) -> None:
         """Upload the requests of ``keys`` in files within the limits and create their batches."""
         for chunk, data in self._files(keys):
-            if self.runner._halt is not None:
+            if self.delivery.halted:
                 return
-            name = f"longnovel-{self.runner.stage}-{self.name}-{chunk[0][:12]}.jsonl"
+            name = f"longnovel-{self.stage}-{self.name}-{chunk[0][:12]}.jsonl"
             try:
                 file_id = await self._call(self.api.upload, data, name)
             except ProviderError as exc:
                 self._settle(chunk, exc)
                 continue
-            record = self.store.uploaded(file_id, self.runner.stage, self.name, chunk)
+            record = self.store.uploaded(file_id, self.stage, self.name, chunk)
             if await self._create(record):
                 self.active.append(record)
                 self.progress[record.file_id] = (0, len(chunk))
-                self.runner.accounts.of(self.name).requests += len(chunk)
+                self.delivery.accounts.of(self.name).requests += len(chunk)
 
     async def _create(self, record: BatchRecord, find: bool = False) -> bool:
         """Create the batch of an uploaded file (after a kill, first look for one already
@@ -180,7 +188,7 @@ class BatchSender:
         self.progress[record.file_id] = (len(record.keys), len(record.keys))
         failed: dict[str, ProviderError] = {}
         again: list[str] = []
-        with self.runner.cache.transaction():
+        with self.delivery.cache.transaction():
             for key in record.keys:
                 outcome = _outcome(lines.get(key), info)
                 if isinstance(outcome, ProviderError):
@@ -214,9 +222,8 @@ class BatchSender:
         """Use a reply for every job of ``key``; False when one of them asks again."""
         settled = True
         for job in self.jobs[key]:
-            job.asks_left = max(job.asks_left - 1, 0)
-            settled &= self.runner._take_reply(job, reply, 0.0, self.requests, self.results,
-                                               batch=True)
+            job.spend_ask()
+            settled &= self.delivery.take_reply(job, reply, 0.0, self.out, batch=True)
         if settled:
             self.open.discard(key)
         return settled
@@ -224,13 +231,7 @@ class BatchSender:
     def _keep(self, key: str, reply: Reply) -> None:
         """Cache the reply of a line no job of this round needs (a batch adopted after a kill
         may carry requests of another selection): it was paid for."""
-        from longnovel.llm.runner import _to_cached
-
-        usage = {"prompt_tokens": reply.prompt_tokens or 0,
-                 "completion_tokens": reply.completion_tokens
-                 if reply.completion_tokens is not None
-                 else self.runner.tokenizer.count(reply.text)}
-        self.runner.cache.put(key, self.config, _to_cached(reply, usage, False))
+        self.delivery.keep(key, self.name, reply)
 
     def _retry(self, keys: list[str], error: ProviderError) -> list[str]:
         """The keys to submit again after ``error``; the others are settled as failures."""
@@ -251,35 +252,19 @@ class BatchSender:
             if key in self.open:
                 self.open.discard(key)
                 for job in self.jobs[key]:
-                    self.runner._settle_error(job, error, self.requests, self.results)
+                    self.delivery.settle_error(job, error, self.out)
 
     async def _call(self, method, *args):
         """One batch-API call, retried like a live request on transient errors."""
-        from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
-
-        retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.config.max_retries + 1),
-            wait=self.runner._wait,
-            retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
-            before_sleep=lambda state: self._note_retry(state),
-            reraise=True,
-        )
-        async for attempt in retrying:
-            with attempt:
-                return await method(*args)
-        raise AssertionError("unreachable: tenacity re-raises the last error")
-
-    def _note_retry(self, state) -> None:
-        self.runner.accounts.of(self.name).retries += 1
-        log.debug("retrying a batch call of %s: %s", self.name, state.outcome.exception())
+        return await self.delivery.call(self.name, "a batch call", method, *args)
 
     # -- progress ---------------------------------------------------------------------------------
 
     def _progress_bar(self):
         from tqdm import tqdm
 
-        return tqdm(total=len(self.jobs), desc=f"{self.runner.stage} {self.name} batch",
-                    unit="req", leave=False, disable=not self.runner.progress,
+        return tqdm(total=len(self.jobs), desc=f"{self.stage} {self.name} batch",
+                    unit="req", leave=False, disable=not self.show_progress,
                     dynamic_ncols=True, file=_stderr())
 
     def _show_progress(self) -> None:
