@@ -11,8 +11,8 @@ Two timings, both against that ideal (target <= 2x):
   start and imports included).
 
 Then ``longnovel arbitrate --force`` again must send nothing (all answers from the cache).
-The scripted server (tests/fake_llm.py with replies that look like summaries and judgments)
-runs in its own process, as a real one would. The three models share it, under different model
+The scripted server (tests/helpers/fake_llm.py with replies that look like summaries and
+judgments) runs in its own process, as a real one would. The three models share it, under different model
 names; one of them goes through the zhipuai SDK.
 
     /work/venv/bin/python bench/arbitrate.py [--windows 60] [--concurrency 16]
@@ -62,7 +62,7 @@ def scripted_reply(counter):
 
 def serve(latency: float) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
-    from fake_llm import FakeLLM
+    from helpers.fake_llm import FakeLLM
 
     server = FakeLLM().start()
     server.latency = latency

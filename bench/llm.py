@@ -4,8 +4,8 @@ Each reply takes 100 ms on the server, so the ideal wall time is ceil(400/32) x 
 Prints wall / ideal (target <= 1.2), then runs the same requests again from the cache and
 checks that no request reaches the server.
 
-The server (tests/fake_llm.py) runs in its own process, as a real one would, so its threads do
-not share the client's interpreter lock. The SDK is imported before timing: a one-off import is
+The server (tests/helpers/fake_llm.py) runs in its own process, as a real one would, so its
+threads do not share the client's interpreter lock. The SDK is imported before timing: a one-off import is
 not per-request overhead.
 
     /work/venv/bin/python bench/llm.py [--provider openai|zhipuai] [--requests 400]
@@ -29,7 +29,7 @@ from longnovel.tokenizer import load_tokenizer
 
 LATENCY_S = 0.1
 TARGET_RATIO = 1.2
-FAKE_SERVER = Path(__file__).resolve().parents[1] / "tests" / "fake_llm.py"
+FAKE_SERVER = Path(__file__).resolve().parents[1] / "tests" / "helpers" / "fake_llm.py"
 
 
 def build_requests(n: int) -> list[Request]:

@@ -1,5 +1,5 @@
-"""Shared fixtures: the local OpenAI-compatible test server (fake_llm.py) and a built run of
-the fixture corpus, made once per session; tests work on copies of it."""
+"""Shared fixtures: the local OpenAI-compatible test servers (helpers/fake_llm.py) and a built
+run of the fixture corpus, made once per session; tests work on copies of it."""
 
 from __future__ import annotations
 
@@ -7,8 +7,29 @@ import shutil
 from pathlib import Path
 
 import pytest
-from builders import build, release_config
-from fake_llm import llm_server  # noqa: F401
+from helpers.arbitration import PROVIDERS, ScriptedModel
+from helpers.builders import build, release_config
+from helpers.fake_llm import FakeLLM
+
+
+@pytest.fixture
+def llm_server():
+    """A started FakeLLM, stopped after the test."""
+    server = FakeLLM().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def servers():
+    """One FakeLLM per arbitration model, each answering as its ScriptedModel ("b" thinks
+    aloud)."""
+    started = {name: FakeLLM().start() for name in PROVIDERS}
+    for name, server in started.items():
+        server.reply = ScriptedModel(name, think=name == "b")
+    yield started
+    for server in started.values():
+        server.stop()
 
 
 @pytest.fixture(scope="session")

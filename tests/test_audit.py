@@ -76,7 +76,7 @@ def test_audit_command_writes_json_and_the_card_reports_it(fixture_run):
 
 
 def test_audit_without_injections_is_a_one_line_error(tmp_path):
-    from builders import release_config
+    from helpers.builders import release_config
 
     config = release_config(tmp_path, tmp_path / "empty")
     result = runner.invoke(app, ["audit", "-c", str(config)])

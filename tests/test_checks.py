@@ -2,7 +2,7 @@
 
 import json
 
-from builders import english_units, write_config, write_dir_book
+from helpers.builders import english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
 from longnovel.cli import app

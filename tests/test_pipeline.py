@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import yaml
-from builders import english_units, write_config, write_dir_book
+from helpers.builders import english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
 from longnovel.cli import app

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from builders import REPO, release_config
+from helpers.builders import REPO, release_config
 
 from longnovel.state import sha256_file
 

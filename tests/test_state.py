@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from builders import english_units, write_config, write_dir_book
+from helpers.builders import english_units, write_config, write_dir_book
 from pydantic import BaseModel
 from typer.testing import CliRunner
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import json
 
-from eval_helpers import RELEASE_SAMPLE, TYPES_BY_ID, data_config, detector, gold_of, release_rows
+from helpers.evaluation import (
+    RELEASE_SAMPLE,
+    TYPES_BY_ID,
+    data_config,
+    detector,
+    gold_of,
+    release_rows,
+)
 from typer.testing import CliRunner
 
 from longnovel.cli import app

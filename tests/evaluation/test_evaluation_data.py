@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from eval_helpers import (
+from helpers.evaluation import (
     RELEASE_SAMPLE,
     TYPES_BY_ID,
     data_config,

@@ -7,7 +7,7 @@ import json
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from eval_helpers import RELEASE_SAMPLE, TYPES_BY_ID, WordTokenizer, release_rows, write_jsonl
+from helpers.evaluation import RELEASE_SAMPLE, TYPES_BY_ID, WordTokenizer, release_rows, write_jsonl
 
 from longnovel.evaluation.datasets import DatasetError, TierRule, load_file
 

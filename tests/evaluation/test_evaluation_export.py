@@ -9,7 +9,7 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
-from eval_helpers import detector
+from helpers.evaluation import detector
 from typer.testing import CliRunner
 
 from longnovel.cli import app

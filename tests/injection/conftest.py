@@ -1,9 +1,8 @@
-"""Shared entity lists for the injection tests, and the fake LLM server fixture."""
+"""Shared entity lists for the injection tests (the fake LLM server is in tests/conftest)."""
 
 from __future__ import annotations
 
 import pytest
-from fake_llm import llm_server  # noqa: F401
 
 
 def _entities(pairs):

@@ -1,10 +1,9 @@
-"""Fixtures of the LLM layer's tests: the fake server and a cheap tokenizer."""
+"""Fixtures of the LLM layer's tests: a cheap tokenizer (the fake server is in tests/conftest)."""
 
 from __future__ import annotations
 
 import pytest
-from fake_llm import llm_server  # noqa: F401
-from llm_helpers import WordTokenizer
+from helpers.llm import WordTokenizer
 
 
 @pytest.fixture

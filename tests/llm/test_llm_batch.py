@@ -6,8 +6,8 @@ import json
 from collections import Counter
 
 import pytest
-from fake_llm import EXPIRE, GARBLED, status
-from llm_helpers import PROVIDERS, Judgment, make_runner, requests
+from helpers.fake_llm import EXPIRE, GARBLED, status
+from helpers.llm import PROVIDERS, Judgment, make_runner, requests
 
 from longnovel.llm import batch
 from longnovel.llm.batch_store import BatchStore, pending_counts
@@ -180,7 +180,7 @@ def test_a_pending_batch_is_polled_again_and_not_submitted_twice(
 
 def _keys(server, reqs) -> list[str]:
     """The cache keys of ``reqs`` for make_runner's model."""
-    from llm_helpers import model_config
+    from helpers.llm import model_config
 
     from longnovel.llm.cache import request_key
 

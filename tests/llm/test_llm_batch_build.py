@@ -15,8 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from builders import english_units, write_config, write_dir_book
-from fake_llm import FakeLLM
+from helpers.builders import english_units, write_config, write_dir_book
+from helpers.fake_llm import FakeLLM
 from typer.testing import CliRunner
 
 from longnovel.cli import app

@@ -1,5 +1,5 @@
 import pytest
-from llm_helpers import Judgment
+from helpers.llm import Judgment
 
 from longnovel.llm import ReplyError, parse_json_reply, strip_think
 

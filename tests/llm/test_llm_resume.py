@@ -7,12 +7,12 @@ import sys
 import time
 from pathlib import Path
 
-from llm_child_run import batch
-from llm_helpers import WordTokenizer
+from helpers.llm import WordTokenizer
+from helpers.llm_child import batch
 
 from longnovel.llm import LLMRunner, ModelConfig
 
-CHILD = Path(__file__).with_name("llm_child_run.py")
+CHILD = Path(__file__).resolve().parents[1] / "helpers" / "llm_child.py"
 N, CONCURRENCY = 60, 4
 
 
@@ -22,7 +22,7 @@ def test_sigkill_mid_run_then_rerun_resends_at_most_one_concurrency(llm_server, 
     child = subprocess.Popen(
         [sys.executable, str(CHILD), llm_server.base_url, str(cache), str(N), str(CONCURRENCY)],
         stdout=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(CHILD.parent)},
+        env={**os.environ, "PYTHONPATH": str(CHILD.parents[1])},
     )
     deadline = time.monotonic() + 30
     while len(llm_server.answered) < N // 3 and time.monotonic() < deadline:

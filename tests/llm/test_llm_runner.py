@@ -3,8 +3,8 @@
 import time
 
 import pytest
-from fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
-from llm_helpers import PROVIDERS, Judgment, make_runner, model_config, requests
+from helpers.fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
+from helpers.llm import PROVIDERS, Judgment, make_runner, model_config, requests
 
 from longnovel.llm import LLMRunner, MissingKeyError, Request, UnknownModelError
 from longnovel.llm.types import ModelAccessError
@@ -427,7 +427,7 @@ def test_duplicate_requests_report_the_same_tokens_cold_and_warm(
 def test_two_local_servers_with_one_model_name_never_share_replies(
     llm_server, tmp_path, provider, word_tokenizer
 ):
-    from fake_llm import FakeLLM
+    from helpers.fake_llm import FakeLLM
 
     other = FakeLLM().start()
     try:

@@ -9,7 +9,7 @@ import sys
 
 import pyarrow.parquet as pq
 import yaml
-from builders import REPO, english_units, write_config, write_dir_book
+from helpers.builders import REPO, english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
 from longnovel.cli import app

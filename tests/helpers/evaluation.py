@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import yaml
-from builders import REPO
+
+from helpers.builders import REPO
 
 RELEASE_SAMPLE = REPO / "tests/data/release_sample.jsonl"
 # the fixture's articles count 125 and 149 (short) and 197 (long) Qwen3 tokens

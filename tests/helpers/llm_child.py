@@ -1,12 +1,11 @@
 """Child process of the SIGKILL test: run N requests against a server, caching in a file.
 
-Usage: python llm_child_run.py BASE_URL CACHE_PATH N CONCURRENCY
+Usage: PYTHONPATH=tests python tests/helpers/llm_child.py BASE_URL CACHE_PATH N CONCURRENCY
 """
 
 import sys
 
-from llm_helpers import WordTokenizer
-
+from helpers.llm import WordTokenizer
 from longnovel.llm import LLMRunner, ModelConfig, Request
 
 

@@ -54,7 +54,7 @@ def test_missing_source_is_left_out_and_counts_never_exceed_the_cap():
 
 
 def test_export_applies_mix_per_tier(fixture_run):
-    from builders import build
+    from helpers.builders import build
 
     make, run_dir = fixture_run
     config = make(export={"splits": {"test": 0.5, "valid": 0.5},

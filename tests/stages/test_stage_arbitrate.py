@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from arbitration_helpers import ARTICLE, arbitration_config, total_requests
+from helpers.arbitration import ARTICLE, arbitration_config, total_requests
 from typer.testing import CliRunner
 
 from longnovel.arbitration.prompts import shared_prefix

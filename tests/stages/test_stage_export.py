@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from builders import REPO, build
+from helpers.builders import REPO, build
 
 COLUMNS = {
     "id": pa.string(), "language": pa.string(), "tier": pa.string(), "split": pa.string(),

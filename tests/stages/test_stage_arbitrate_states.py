@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pyarrow.parquet as pq
-from arbitration_helpers import ScriptedModel, arbitration_config, total_requests
-from fake_llm import status
+from helpers.arbitration import ScriptedModel, arbitration_config, total_requests
+from helpers.fake_llm import status
 from typer.testing import CliRunner
 
 from longnovel.cli import app

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from builders import english_units, write_config, write_dir_book
+from helpers.builders import english_units, write_config, write_dir_book
 
 # provider of each model; "b" goes through the zhipuai SDK
 PROVIDERS = {"a": "openai", "b": "zhipuai", "c": "openai"}

@@ -6,7 +6,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from builders import REPO, english_units, write_config, write_dir_book, write_jsonl
+from helpers.builders import REPO, english_units, write_config, write_dir_book, write_jsonl
 from typer.testing import CliRunner
 
 from longnovel.cli import app

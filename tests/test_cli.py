@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
-from builders import REPO
+from helpers.builders import REPO
 
 LONGNOVEL = str(Path(sys.executable).parent / "longnovel")
 

@@ -14,7 +14,7 @@ Script it per test:
 - ``server.finish = fn``: messages -> ``finish_reason`` (default ``"stop"``; ``"length"`` plays a
   reply cut off at ``max_tokens``).
 
-``python tests/fake_llm.py 0.1`` serves alone (100 ms latency) and prints its base URL;
+``python tests/helpers/fake_llm.py 0.1`` serves alone (100 ms latency) and prints its base URL;
 ``GET /fake/stats`` then returns the counts.
 
 It records every request (``server.requests``: path, body, headers with lower-case names and
@@ -43,8 +43,6 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-import pytest
 
 GARBLED = "Sorry, I would rather talk about something else today."
 
@@ -469,14 +467,6 @@ def serve_forever(latency: float) -> None:
     server.latency = latency
     print(server.base_url, flush=True)
     threading.Event().wait()
-
-
-@pytest.fixture
-def llm_server():
-    """A started FakeLLM, stopped after the test."""
-    server = FakeLLM().start()
-    yield server
-    server.stop()
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def test_stats_writes_json_and_plots(fixture_run):
 
 
 def test_stats_without_an_export_is_a_one_line_error(tmp_path):
-    from builders import release_config
+    from helpers.builders import release_config
 
     config = release_config(tmp_path, tmp_path / "empty")
     result = runner.invoke(app, ["stats", "-c", str(config)])

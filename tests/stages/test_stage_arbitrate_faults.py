@@ -11,8 +11,8 @@ import time
 from collections import Counter
 
 import pyarrow.parquet as pq
-from arbitration_helpers import SUMMARY, ScriptedModel, arbitration_config, total_requests
-from fake_llm import GARBLED
+from helpers.arbitration import SUMMARY, ScriptedModel, arbitration_config, total_requests
+from helpers.fake_llm import GARBLED
 
 from longnovel.config import load_config
 from longnovel.llm import LLMRunner

@@ -184,7 +184,7 @@ def test_window_selection_honours_tiers_and_spreads_the_cap_across_books():
 
 
 def test_paper_config_validates_with_the_three_models():
-    from builders import REPO
+    from helpers.builders import REPO
 
     from longnovel.config import load_config
 
