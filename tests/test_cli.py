@@ -20,6 +20,7 @@ def test_fixture_build_then_rerun_is_a_no_op(tmp_path):
     run_dir = tmp_path / "fixture"
     first = run("build", "--config", "configs/fixture.yaml", "--run-dir", str(run_dir))
     assert first.returncode == 0, first.stderr
+    assert "\r" not in first.stderr  # no progress bars into a pipe
     files = sorted((run_dir / "export").glob("*/*.parquet"))
     assert files, first.stderr
     rows = [r for f in files for r in pq.read_table(f).to_pylist()]
@@ -44,7 +45,7 @@ def test_user_error_is_one_line_without_traceback(tmp_path):
     bad.write_text("corpus: []\ntiers: {S: 16000}\nmystery: 1\n")
     result = run("build", "--config", str(bad))
     assert result.returncode == 1
-    assert result.stderr.strip() == f"error: {bad}: unknown key 'mystery'"
+    assert result.stderr.strip() == f"error: {bad}:3: unknown key 'mystery'"
     debug = run("build", "--config", str(bad), "--debug")
     assert debug.returncode == 1 and "Traceback" in debug.stderr
 

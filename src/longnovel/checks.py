@@ -34,7 +34,7 @@ def doctor_rows(pipeline) -> list[dict]:
             elif row["latency_s"] is not None:
                 detail += f", {row['latency_s']:.2f}s"
             if row["status"] != "ok" and row["key"] != "missing":
-                detail += f": {row['status']}"
+                detail += f": {row['status']} (endpoint {row['endpoint']})"
             rows.append({"check": f"model {row['name']}",
                          "status": "ok" if row["status"] == "ok" else "error", "detail": detail})
     return rows

@@ -13,13 +13,19 @@ import typer
 
 from longnovel.errors import LongnovelError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Build LongNovel-style hallucination-detection benchmarks.")
+# Plain help (no rich panels): paragraphs re-wrapped to the terminal, no type placeholders.
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
+                  context_settings=CONTEXT)
 
-ConfigOpt = typer.Option(Path("configs/default.yaml"), "--config", "-c",
-                         help="YAML config file.")
-RunDirOpt = typer.Option(None, "--run-dir", help="Override run_dir from the config.")
-TierOpt = typer.Option(None, "--tier", "-t", help="Limit to this tier (repeatable).")
+ConfigOpt = typer.Option(
+    None, "--config", "-c", show_default=False, metavar="FILE",
+    help="YAML config file. Default: ./longnovel.yaml, else ./configs/default.yaml, else the "
+    "embedded default (the sample corpus, offline). Relative paths in it resolve against its "
+    "folder.")
+RunDirOpt = typer.Option(None, "--run-dir", metavar="DIR",
+                         help="Override run_dir from the config (relative to this folder).")
+TierOpt = typer.Option(None, "--tier", "-t", metavar="TIER", help="Limit to this tier (repeatable).")
 ForceOpt = typer.Option(False, "--force", help="Run even if the stage is fresh.")
 DebugOpt = typer.Option(False, "--debug", help="Show tracebacks.")
 QuietOpt = typer.Option(False, "--no-progress", help="Hide progress bars.")
@@ -29,6 +35,23 @@ PARTIAL_EXIT = 3  # a build that left a stage partial (requests without an answe
 
 
 _HELD: list = []  # run-directory locks taken by the running command
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from longnovel import __version__
+
+        typer.echo(f"longnovel {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(version: bool = typer.Option(
+        False, "--version", "-V", callback=_show_version, is_eager=True,
+        help="Print the version and exit.")):
+    """Build LongNovel-style hallucination-detection benchmarks from long novels and their
+    summaries. Start with `longnovel build --tier S` (the embedded default, offline) or
+    `longnovel init DIR` (a project of your own)."""
 
 
 def _err(message: str) -> None:
@@ -85,7 +108,7 @@ def user_errors(func):
     return wrapper
 
 
-def make_pipeline(config: Path, run_dir: Path | None, tiers, progress: bool = True,
+def make_pipeline(config: Path | None, run_dir: Path | None, tiers, progress: bool = True,
                   claim: bool = True, lock: str | None = "exclusive"):
     """The pipeline of a config; ``lock`` takes the run directory's lock for the rest of the
     command (``exclusive`` for commands that write stage outputs, ``shared`` for readers that
@@ -98,11 +121,16 @@ def make_pipeline(config: Path, run_dir: Path | None, tiers, progress: bool = Tr
     cfg = load_config(config, str(run_dir) if run_dir else None)
     pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
     if claim:
-        claim_run_dir(pipeline.run_dir, config)
+        claim_run_dir(pipeline.run_dir, cfg.file)
     if lock:
         held = RunLock(pipeline.run_dir, exclusive=lock == "exclusive").acquire()
         _HELD.append(held)  # released when the command returns (see user_errors)
     return pipeline
+
+
+def _bars(no_progress: bool) -> bool:
+    """Progress bars only on a terminal: piped or redirected stderr gets no carriage returns."""
+    return not no_progress and sys.stderr.isatty()
 
 
 def _log(message: str) -> None:
@@ -111,21 +139,21 @@ def _log(message: str) -> None:
 
 @app.command()
 @user_errors
-def build(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
-          until: str | None = typer.Option(None, "--until", help="Stop after this stage."),
+          until: str | None = typer.Option(None, "--until", metavar="STAGE", help="Stop after this stage."),
           force: bool = ForceOpt, accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
           no_progress: bool = QuietOpt):
-    """Run every stale, missing or partial stage in order, skipping fresh ones.
+    """Run the stale stages in order.
 
-    Exits 3 while a stage is partial (requests without an answer): run it again to re-send
+    Runs every stale, missing or partial stage in order and skips fresh ones. Exits 3 while a stage is partial (requests without an answer): run it again to re-send
     only those, or pass --accept-failures."""
     from longnovel.pipeline import partial_line
     from longnovel.state import STAGES
 
     if until is not None and until not in STAGES:
         raise typer.BadParameter(f"--until must be one of {', '.join(STAGES)}")
-    pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+    pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress))
     report = pipeline.build(until=until, force=force, accept_failures=accept_failures, log=_log)
     typer.echo(f"done: {len(report.ran)} stage(s) run; outputs in {pipeline.run_dir}")
     for name, failures in report.partial.items():
@@ -163,13 +191,13 @@ def _empty_requested_tiers(pipeline, requested: list[str], until: str | None) ->
 
 def _stage_command(name: str):
     @user_errors
-    def command(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+    def command(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                 tier: list[str] | None = TierOpt, force: bool = ForceOpt,
                 accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
                 no_progress: bool = QuietOpt):
         from longnovel.pipeline import partial_line
 
-        pipeline = make_pipeline(config, run_dir, tier, not no_progress)
+        pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress))
         state = pipeline.status(name).state
         if not force and state == "fresh":
             typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
@@ -194,27 +222,51 @@ for _name in ("ingest", "expand", "arbitrate", "inject", "export"):
 
 @app.command()
 @user_errors
-def status(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def init(folder: Path = typer.Argument(..., metavar="DIR", help="Folder to create (must be "
+                                       "empty or absent)."),
+         debug: bool = DebugOpt):
+    """Write a starter project into DIR.
+
+    The project holds longnovel.yaml (the embedded default's settings), a copy of the sample
+    corpus and a README on where to put your own novels. Then `cd DIR && longnovel build`."""
+    from longnovel.starter import init_project
+
+    written = init_project(folder)
+    typer.echo(f"wrote a project with {written} files to {folder}; next: cd {folder} && "
+               "longnovel build --tier S")
+
+
+@app.command()
+@user_errors
+def status(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
            tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
            as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
-    """One row per stage: fresh / stale / missing, rows, failures, tokens, cost, when."""
+    """Show each stage's state and where files are.
+
+    Prints the resolved config, run dir, cache and corpus paths, then one row per stage
+    (fresh / stale / missing / partial and why, rows, failures, tokens, cost, when), then
+    windows and samples per tier and language."""
     from longnovel.checks import table
-    from longnovel.status import status_rows, status_table, tier_rows
+    from longnovel.status import paths_lines, status_rows, status_table, tier_rows
 
     pipeline = make_pipeline(config, run_dir, tier, claim=False, lock=None)
     rows = status_rows(pipeline)
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
         return
+    typer.echo(paths_lines(pipeline.config) + "\n")
     typer.echo(status_table(rows))
     typer.echo("\n" + table(tier_rows(pipeline), ["tier", "language", "windows", "samples"]))
 
 
 @app.command()
 @user_errors
-def doctor(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def doctor(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
            debug: bool = DebugOpt):
-    """Check config, tokenizer, corpus paths, API keys, and send one tiny request per model."""
+    """Check the config, keys and model servers.
+
+    Checks the config, the tokenizer, the corpus paths and each model's API key, then sends one
+    tiny request per configured model."""
     from longnovel.checks import doctor_rows, table
 
     pipeline = make_pipeline(config, run_dir, None, claim=False, lock=None)
@@ -226,17 +278,20 @@ def doctor(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
 @app.command()
 @user_errors
-def plan(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def plan(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
          tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
          no_progress: bool = QuietOpt,
          as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
          model: list[str] | None = typer.Option(
-             None, "--model", help="Also estimate `evaluate --model NAME` on the exported test "
+             None, "--model", metavar="NAME", help="Also estimate `evaluate --model NAME` on the exported test "
              "split (repeatable; needs a built export).")):
-    """Estimate LLM requests, tokens and cost per stage and model; sends no request."""
+    """Estimate LLM requests, tokens and cost.
+
+    Counts the requests a build would send, per stage and model, with prompt and completion
+    tokens and cost; sends no request."""
     from longnovel.checks import estimate_table, plan_rows
 
-    pipeline = make_pipeline(config, run_dir, tier, not no_progress, lock="shared")
+    pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress), lock="shared")
     with pipeline.windows_for_planning(log=_log) as windows_dir:
         rows = plan_rows(pipeline.config, windows_dir, pipeline.selected_tiers())
     rows += _evaluate_plan(pipeline, model or [])
@@ -271,9 +326,12 @@ def _evaluate_plan(pipeline, models: list[str], dataset=None, repeats: int = 1,
 
 @app.command()
 @user_errors
-def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def stats(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt, debug: bool = DebugOpt):
-    """Counts, length and score distributions, judge agreement: stats/stats.json and PNG plots."""
+    """Write counts and distributions of a build.
+
+    Counts, length and score distributions and judge agreement, in stats/stats.json with PNG
+    plots."""
     from longnovel.stats import write_stats
     from longnovel.tokenizer import load_tokenizer
 
@@ -290,13 +348,15 @@ def stats(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
 @app.command()
 @user_errors
-def audit(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def audit(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
-          group_by: str = typer.Option("book", "--group-by", help="Fold groups: book (no book "
+          group_by: str = typer.Option("book", "--group-by", metavar="book|window", help="Fold groups: book (no book "
                                        "in train and test), or window (weaker; one-book corpora)."),
           debug: bool = DebugOpt):
-    """Article-free baseline: how often a summary-only classifier (grouped by book) tells an
-    injected summary from its original (0.5 = no shortcut); writes stats/audit.json."""
+    """Measure shortcuts with an article-free classifier.
+
+    How often a classifier that sees only the summary (folds grouped by book) tells an injected
+    summary from its original (0.5 = no shortcut); writes stats/audit.json."""
     from longnovel.audit import audit_table, write_audit
 
     pipeline = make_pipeline(config, run_dir, tier, lock="shared")
@@ -308,9 +368,9 @@ def audit(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     typer.echo(f"wrote {path}")
 
 
-DataOpt = typer.Option(None, "--data", help="A dataset file in the release format (JSON, "
+DataOpt = typer.Option(None, "--data", metavar="FILE", help="A dataset file in the release format (JSON, "
                        "JSONL or Parquet) instead of the run's exported split.")
-SplitOpt = typer.Option("test", "--split", help="Exported split (without --data).")
+SplitOpt = typer.Option("test", "--split", metavar="SPLIT", help="Exported split (without --data).")
 
 
 def _check_choice(option: str, value: str, choices: tuple[str, ...]) -> None:
@@ -333,21 +393,25 @@ def _show_report(report: dict, folder: Path) -> None:
 
 @app.command()
 @user_errors
-def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
-             model: list[str] = typer.Option(..., "--model", "-m",
+def evaluate(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
+             model: list[str] = typer.Option(..., "--model", "-m", metavar="NAME",
                                              help="A model under models: (repeatable)."),
              tier: list[str] | None = TierOpt, split: str = SplitOpt,
              data: Path | None = DataOpt,
-             repeats: int = typer.Option(1, "--repeats", min=1, help="Independent runs."),
-             prompt: str = typer.Option("plain", "--prompt", help="plain or cot (reason first)."),
-             order: str = typer.Option("article-first", "--order",
+             repeats: int = typer.Option(1, "--repeats", min=1, metavar="N", help="Independent runs."),
+             prompt: str = typer.Option("plain", "--prompt", metavar="plain|cot", help="plain or cot (reason first)."),
+             order: str = typer.Option("article-first", "--order", metavar="ORDER",
                                        help="article-first or summary-first."),
-             resamples: int = typer.Option(1000, "--resamples", min=0,
+             resamples: int = typer.Option(1000, "--resamples", min=0, metavar="N",
                                            help="Bootstrap resamples for the 95% intervals."),
              dry_run: bool = typer.Option(False, "--dry-run",
                                           help="Only estimate requests, tokens and cost."),
              debug: bool = DebugOpt, no_progress: bool = QuietOpt):
-    """Run configured models as hallucination detectors over exported samples or a file."""
+    """Run detectors over a split or a file.
+
+    Runs configured models, or the built-in baselines (baseline:random, baseline:summary-only,
+    baseline:lexical), as hallucination detectors over exported samples or a release-format
+    file, and reports detection metrics with 95% intervals."""
     from longnovel.checks import estimate_table
     from longnovel.evaluation.datasets import load_dataset
     from longnovel.evaluation.requests import ORDERS, PROMPTS, repeat_models
@@ -356,7 +420,7 @@ def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
     _check_choice("--prompt", prompt, PROMPTS)
     _check_choice("--order", order, ORDERS)
-    pipeline = make_pipeline(config, run_dir, None if data else tier, not no_progress,
+    pipeline = make_pipeline(config, run_dir, None if data else tier, _bars(no_progress),
                              lock="shared")
     for name in model:
         repeat_models(pipeline.config.models, name, repeats)  # every name checked up front
@@ -369,18 +433,21 @@ def evaluate(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     for name in model:
         options = EvalOptions(name, repeats, prompt, order, resamples, pipeline.config.seed)
         report = run_evaluation(pipeline.config, pipeline.run_dir, dataset, options, tokenizer,
-                                not no_progress)
+                                _bars(no_progress))
         _show_report(report, output_dir(pipeline.run_dir, dataset, options))
 
 
 @app.command()
 @user_errors
-def compare(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def compare(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
             data: Path | None = DataOpt, split: str = SplitOpt,
             model: list[str] | None = typer.Option(
-                None, "--model", "-m", help="Only this model's runs (repeatable)."),
+                None, "--model", "-m", metavar="NAME", help="Only this model's runs (repeatable)."),
             debug: bool = DebugOpt):
-    """A leaderboard, a models x types heatmap and a metric-by-length plot over evaluated runs."""
+    """Rank evaluated detectors.
+
+    A leaderboard (Markdown and JSON), a models x types heatmap and a metric-by-length plot
+    over the evaluated runs of one dataset."""
     from longnovel.evaluation.compare import load_runs, write_comparison
     from longnovel.evaluation.datasets import dataset_name, export_name
 
@@ -392,20 +459,23 @@ def compare(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
     typer.echo(f"wrote leaderboard.md, leaderboard.json, heatmap.png and length.png to {folder}")
 
 
-review_app = typer.Typer(no_args_is_help=True, help="Human review: export a sheet, import edits.")
+review_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, context_settings=CONTEXT,
+                         help="Human review: export a sheet, import edits.")
 app.add_typer(review_app, name="review")
 
 
 @review_app.command("export")
 @user_errors
-def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
-                  tier: str = typer.Option(..., "--tier", "-t", help="Tier to review."),
-                  split: str = typer.Option("test", "--split", help="Split to review."),
+def review_export(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
+                  tier: str = typer.Option(..., "--tier", "-t", metavar="TIER", help="Tier to review."),
+                  split: str = typer.Option("test", "--split", metavar="SPLIT", help="Split to review."),
                   out: Path | None = typer.Option(
-                      None, "--out", "-o",
+                      None, "--out", "-o", metavar="FILE",
                       help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
                   debug: bool = DebugOpt):
-    """Write a CSV (UTF-8 with BOM) of one tier and split for annotators to edit."""
+    """Write a review sheet of one tier and split.
+
+    A CSV (UTF-8 with BOM) for annotators to edit."""
     from longnovel.release.review import write_review_file
 
     pipeline = make_pipeline(config, run_dir, [tier], lock="shared")
@@ -415,12 +485,14 @@ def review_export(config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
 @review_app.command("import")
 @user_errors
-def review_import(file: Path = typer.Argument(..., help="The edited review CSV (or .tsv)."),
-                  config: Path = ConfigOpt, run_dir: Path | None = RunDirOpt,
+def review_import(file: Path = typer.Argument(..., metavar="FILE", help="The edited review CSV (or .tsv)."),
+                  config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                   reviewer: str | None = typer.Option(
-                      None, "--reviewer", help="Reviewer for rows whose reviewer cell is empty."),
+                      None, "--reviewer", metavar="NAME", help="Reviewer for rows whose reviewer cell is empty."),
                   debug: bool = DebugOpt):
-    """Validate an edited review file and record its edits; the next export applies them."""
+    """Record the edits of a review sheet.
+
+    Validates the edited file and records its edits; the next export applies them."""
     from longnovel.release.review import import_review_file, store_path
 
     pipeline = make_pipeline(config, run_dir, None)

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from longnovel.errors import ConfigError
 from longnovel.llm.config import ModelConfig
 from longnovel.taxonomy import TYPE_IDS
 
-DEFAULT_CONFIG = Path("configs/default.yaml")
+# Where ``--config`` is looked for when it is not given, in this order; then the embedded default.
+CONFIG_LOOKUP = (Path("longnovel.yaml"), Path("configs/default.yaml"))
 
 
 class Closed(BaseModel):
@@ -108,6 +118,8 @@ class Config(Closed):
     inject: InjectConfig = InjectConfig()
     export: ExportConfig = ExportConfig()
     cache: str = "data/cache/llm.sqlite"
+    _file: Path | None = PrivateAttr(None)
+    _written: dict = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _models_exist(self):
@@ -131,32 +143,103 @@ class Config(Closed):
             raise ConfigError(f"unknown tier(s) {unknown}; the config defines {list(self.tiers)}")
         return {name: t for name, t in self.tiers.items() if not names or name in names}
 
+    @property
+    def file(self) -> Path | None:
+        """The config file this config was read from (None when built in code)."""
+        return self._file
 
-def _format_error(path: Path, exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-    if err["type"] == "extra_forbidden":
-        return f"{path}: unknown key '{where}'"
-    if err["type"] == "missing":
-        return f"{path}: missing key '{where}'"
-    return f"{path}: {where}: {err['msg']}"
+    def as_written(self) -> dict:
+        """The config as JSON data with its paths as the file wrote them (relative ones stay
+        relative), for dataset cards and anything shown to others."""
+        data = self.model_dump(mode="json")
+        data.update({k: v for k, v in self._written.items() if k != "corpus"})
+        for source, path in zip(data["corpus"], self._written.get("corpus", [])):
+            source["path"] = path
+        return data
+
+    def resolved_paths(self) -> dict:
+        """Where this config reads and writes: run dir, LLM cache, corpus sources, tokenizer."""
+        return {"config": str(self._file) if self._file else None, "run_dir": self.run_dir,
+                "cache": self.cache, "corpus": [s.path for s in self.corpus],
+                "tokenizer": self.tokenizer}
 
 
-def load_config(path: Path | str = DEFAULT_CONFIG, run_dir: str | None = None) -> Config:
-    """Read and validate a YAML config; ``run_dir`` overrides the file's ``run_dir``."""
-    path = Path(path)
+def embedded_project() -> Path:
+    """The starter project inside the package: ``longnovel.yaml`` (the embedded default) and
+    the sample corpus under ``data/raw/sample``; ``longnovel init`` copies it."""
+    return Path(__file__).resolve().parent / "project"
+
+
+def embedded_config() -> Path:
+    """The embedded default config (also the repository's ``configs/default.yaml``)."""
+    return embedded_project() / "longnovel.yaml"
+
+
+def is_embedded(path: Path) -> bool:
+    """True for the embedded default, wherever the package is (an installed wheel, or a
+    checkout reached through the ``configs/default.yaml`` link)."""
+    real = Path(path).resolve()
+    package = real.parent.parent
+    return (real.name == "longnovel.yaml" and real.parent.name == "project"
+            and package.name == "longnovel" and (package / "__init__.py").is_file())
+
+
+def default_config_path() -> Path:
+    """The config used without ``--config``: ``longnovel.yaml`` in the current folder, else
+    ``configs/default.yaml``, else the embedded default."""
+    for candidate in CONFIG_LOOKUP:
+        if candidate.is_file():
+            return candidate
+    return embedded_config()
+
+
+def resolve_paths(config: Config, path: Path) -> Config:
+    """Make the config's relative paths absolute: corpus paths and a tokenizer directory
+    against the config file's folder (after following links), ``run_dir`` and ``cache``
+    likewise, except for the embedded default, whose run dir and cache go under the current
+    folder (the package's own folder is not a place to write)."""
+    base = Path(path).resolve().parent
+    writable = Path.cwd() if is_embedded(path) else base
+    config._file = Path(path).absolute()
+    config._written = {"run_dir": config.run_dir, "cache": config.cache,
+                       "tokenizer": config.tokenizer,
+                       "corpus": [source.path for source in config.corpus]}
+    config.run_dir = str(_under(writable, config.run_dir))
+    config.cache = str(_under(writable, config.cache))
+    for source in config.corpus:
+        source.path = str(_under(base, source.path))
+    if config.tokenizer != "qwen3":
+        config.tokenizer = str(_under(base, config.tokenizer))
+    return config
+
+
+def _under(base: Path, value: str) -> Path:
+    """``value`` (``~`` expanded) if absolute, else ``base / value``, with ``..`` folded."""
+    path = Path(value).expanduser()
+    return Path(os.path.normpath(path if path.is_absolute() else base / path))
+
+
+def load_config(path: Path | str | None = None, run_dir: str | None = None) -> Config:
+    """Read and validate a YAML config (default: ``default_config_path()``); relative paths
+    resolve against the file's folder (see ``resolve_paths``); ``run_dir`` overrides the file's
+    ``run_dir`` and is taken relative to the current folder."""
+    path = Path(path) if path is not None else default_config_path()
     if not path.is_file():
         raise ConfigError(f"{path}: config file not found")
+    from longnovel.config_errors import validation_error, yaml_error
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from exc
+        raise ConfigError(yaml_error(path, exc)) from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of config keys")
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(_format_error(path, exc)) from exc
+        raise ConfigError(validation_error(path, text, data, exc, Config)) from exc
+    resolve_paths(config, path)
     if run_dir is not None:
-        config.run_dir = run_dir
+        config.run_dir = str(Path(run_dir).expanduser().absolute())
     return config

@@ -36,6 +36,24 @@ def status_rows(pipeline) -> list[dict]:
     return rows
 
 
+def paths_lines(config) -> str:
+    """Where the config reads and writes, each path resolved (relative paths in a config are
+    taken from the config file's folder)."""
+    from longnovel.config import is_embedded
+
+    paths = config.resolved_paths()
+    where = paths["config"] or "(built in code)"
+    if config.file and is_embedded(config.file):
+        where += " (the embedded default: run dir and cache under the current folder)"
+    lines = [f"config:  {where}",
+             f"run dir: {paths['run_dir']}", f"cache:   {paths['cache']}"]
+    lines += [f"corpus:  {source.path} ({source.format}, {source.language})"
+              for source in config.corpus]
+    if config.tokenizer != "qwen3":
+        lines.append(f"tokenizer: {config.tokenizer}")
+    return "\n".join(lines)
+
+
 def tier_rows(pipeline) -> list[dict]:
     """Windows and exported samples per selected tier and language, zeros included."""
     expand = (read_manifest(pipeline.run_dir, "expand") or {}).get("windows_per_tier_language")

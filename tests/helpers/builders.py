@@ -56,11 +56,21 @@ def write_jsonl(path: Path, rows: list[dict]) -> Path:
     return path
 
 
+def repo_config_data(name: str) -> dict:
+    """The YAML data of ``configs/<name>``, its corpus paths made absolute the way longnovel
+    resolves them (against the config file's folder)."""
+    from longnovel.config import load_config
+
+    path = REPO / "configs" / name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for source, resolved in zip(data["corpus"], load_config(path).corpus):
+        source["path"] = resolved.path
+    return data
+
+
 def release_config(tmp: Path, run_dir: Path, **overrides) -> Path:
     """configs/fixture.yaml with absolute corpus paths and run dir and cache inside ``tmp``."""
-    data = yaml.safe_load((REPO / "configs/fixture.yaml").read_text(encoding="utf-8"))
-    for source in data["corpus"]:
-        source["path"] = str(REPO / source["path"])
+    data = repo_config_data("fixture.yaml")
     data.update(run_dir=str(run_dir), cache=str(tmp / "cache.sqlite"), **overrides)
     path = tmp / "config.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import yaml
-from helpers.builders import REPO, build
+from helpers.builders import build, repo_config_data
 
 COLUMNS = {
     "id": pa.string(), "language": pa.string(), "tier": pa.string(), "split": pa.string(),
@@ -25,9 +25,7 @@ MARKER = {"en": "\n\nSummary:\n", "zh": "\n\n摘要：\n"}
 
 
 def default_config(tmp: Path, run_dir: Path) -> Path:
-    data = yaml.safe_load((REPO / "configs/default.yaml").read_text(encoding="utf-8"))
-    for source in data["corpus"]:
-        source["path"] = str(REPO / source["path"])
+    data = repo_config_data("default.yaml")
     data.update(run_dir=str(run_dir), cache=str(tmp / "cache.sqlite"))
     path = tmp / f"{run_dir.name}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")

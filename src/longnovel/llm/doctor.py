@@ -13,10 +13,21 @@ from longnovel.llm.providers.base import first_line, key_status, resolve_key
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 PING_MAX_TOKENS = 16
+# Where each provider's SDK sends requests when the config gives no base_url.
+DEFAULT_ENDPOINTS = {"openai": "https://api.openai.com/v1",
+                     "zhipuai": "https://open.bigmodel.cn/api/paas/v4"}
+
+
+def endpoint_url(config: ModelConfig) -> str:
+    """The URL a model's requests go to (a local model directory for transformers)."""
+    if config.provider == "transformers":
+        return config.model
+    return config.base_url or DEFAULT_ENDPOINTS[config.provider]
 
 
 def run_doctor(models: dict[str, ModelConfig]) -> list[dict]:
-    """One row per model: name, provider, model, key, latency_s, status ("ok" or the error).
+    """One row per model: name, provider, model, endpoint, key, latency_s, status ("ok" or the
+    error).
 
     Sends exactly one tiny request per model whose key is available, without retries and
     without the cache. Keys are reported only as present / missing / not needed.
@@ -33,6 +44,7 @@ async def _check(name: str, config: ModelConfig) -> dict:
         "name": name,
         "provider": config.provider,
         "model": config.model,
+        "endpoint": endpoint_url(config),
         "key": key_status(config),
         "latency_s": None,
         "status": "",

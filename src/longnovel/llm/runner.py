@@ -13,7 +13,8 @@ from longnovel.llm.accounting import Accounts
 from longnovel.llm.cache import CachedReply, ReplyCache, request_key
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox
-from longnovel.llm.providers import ProviderError, Reply, make_provider, resolve_key
+from longnovel.llm.providers import ProviderError, Reply, make_provider
+from longnovel.llm.providers.base import check_keys
 from longnovel.llm.tokens import count_prompts, prompt_token_bound
 from longnovel.llm.types import ModelAccessError, Request, Result, UnknownModelError
 
@@ -211,8 +212,8 @@ class LLMRunner:
     async def _send_all(self, jobs: list[Job], out: Outbox) -> None:
         live = {j.model for j in jobs if not self.models[j.model].batched}
         batched = {j.model for j in jobs} - live
-        for name in sorted(live | batched):  # every key is checked before anything is sent
-            resolve_key(name, self.models[name])
+        # every key is checked before anything is sent, and every missing one named at once
+        check_keys({name: self.models[name] for name in sorted(live | batched)})
         providers = {name: make_provider(name, self.models[name]) for name in sorted(live)}
         try:
             jobs = self._guard_context(jobs, out)

@@ -49,11 +49,17 @@ class Result:
 class MissingKeyError(LongnovelError):
     """A model's ``api_key_env`` names an environment variable that is not set."""
 
-    def __init__(self, variable: str, model_name: str):
+    def __init__(self, variable: str, model_name: str, *others: tuple[str, str]):
         self.variable = variable
-        super().__init__(
-            f"model '{model_name}' needs an API key: set the environment variable {variable}"
-        )
+        self.variables = list(dict.fromkeys([variable] + [v for v, _ in others]))
+        if not others:
+            super().__init__(
+                f"model '{model_name}' needs an API key: set the environment variable {variable}"
+            )
+            return
+        names = ", ".join(f"'{m}'" for m in dict.fromkeys([model_name] + [m for _, m in others]))
+        super().__init__(f"models {names} need API keys: set the environment variables "
+                         f"{', '.join(self.variables)}")
 
 
 class ModelAccessError(LongnovelError):

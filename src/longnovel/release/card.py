@@ -172,7 +172,7 @@ def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | No
         "## Files\n",
         "\n".join(f"- `{f}`" for f in files) + "\n",
         "## Config used\n",
-        "```yaml\n" + yaml.safe_dump(config.model_dump(mode="json"), sort_keys=False,
+        "```yaml\n" + yaml.safe_dump(config.as_written(), sort_keys=False,
                                      allow_unicode=True) + "```\n",
     ]
     return "\n".join(parts)

@@ -84,6 +84,14 @@ def resolve_key(name: str, config: ModelConfig) -> str | None:
     return key
 
 
+def check_keys(models: dict[str, ModelConfig]) -> None:
+    """Stop before anything is sent when any of ``models`` lacks its key, naming them all."""
+    missing = [(config.api_key_env, name) for name, config in models.items()
+               if key_status(config) == "missing"]
+    if missing:
+        raise MissingKeyError(*missing[0], *missing[1:])
+
+
 def key_status(config: ModelConfig) -> str:
     """``present``, ``missing`` or ``not needed``; never the key itself."""
     if config.provider == "transformers" or config.api_key_env is None:
