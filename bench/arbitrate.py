@@ -15,7 +15,7 @@ The scripted server (tests/helpers/fake_llm.py with replies that look like summa
 judgments) runs in its own process, as a real one would. The three models share it, under different model
 names; one of them goes through the zhipuai SDK.
 
-    /work/venv/bin/python bench/arbitrate.py [--windows 60] [--concurrency 16]
+    python bench/arbitrate.py [--windows 60] [--concurrency 16]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ this checkout, from the run's stored entities (``inject/entities.parquet``), wit
 seed and retries as the stage. Both go through ``longnovel.audit.compute_audit``; the script
 prints pair accuracy and valid injections per type, side by side.
 
-    python bench/audit.py -c /work/devcorpus/dev.yaml --run-dir RUN [--tier T8 --tier S]
+    python bench/audit.py -c bench/configs/dev-many.yaml [--run-dir RUN] [--tier T8 --tier S]
 """
 
 from __future__ import annotations

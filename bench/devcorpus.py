@@ -1,14 +1,16 @@
 """Build longnovel's development corpus from real, public-domain novels.
 
 The corpus is for benchmarking (speed and behaviour on real, messy text); it is written outside
-git, to ``/work/devcorpus`` by default, in longnovel's ``dir`` format::
+git, to ``bench/out/corpora/dev`` by default, in longnovel's ``dir`` format::
 
     <out>/<lang>/<book_id>/NNN.txt  NNN.summary.txt  book.yaml
     <out>/dev.yaml        a longnovel config over it (tiers T8 8000, S 16000, M 32000)
 
 Where the text comes from. The script reads local mirrors of public GitHub repositories with
-``git show`` (nothing is downloaded; no network is used). Fetch them first, e.g. with the
-``fetch`` tool, into ``/work/.mirror/<owner>+<name>/repo`` (or point ``--mirrors`` elsewhere):
+``git show`` (nothing is downloaded; no network is used). Clone them first into
+``bench/out/mirrors/<owner>+<name>/repo`` (``git clone --bare https://github.com/<owner>/<name>
+bench/out/mirrors/<owner>+<name>/repo``; a clone with ``repo/.git`` works too), or point
+``--mirrors`` at a folder laid out that way:
 
 * ``GITenberg/Oliver-Twist_730``, ``GITenberg/Nicholas-Nickleby_967``,
   ``GITenberg/The-Pickwick-Papers_580``, ``GITenberg/Don-Quixote_996``: Project Gutenberg
@@ -37,10 +39,10 @@ the following chapters until the group reaches it (a short last group joins the 
 their summaries are joined with a newline. Long chapters are kept whole; longnovel's
 ``units.out_of_range`` decides what ingest does with units outside 2k-6k tokens.
 
-Usage (from /work/main, in its virtualenv)::
+Usage (from the repository root, in its virtualenv)::
 
-    python bench/devcorpus.py                  # writes /work/devcorpus
-    python bench/devcorpus.py --out /tmp/dc --mirrors /work/.mirror
+    python bench/devcorpus.py                  # writes bench/out/corpora/dev
+    python bench/devcorpus.py --out DIR --mirrors MIRRORS
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ import yaml
 
 from longnovel.tokenizer import load_tokenizer
 
+BENCH_OUT = Path(__file__).resolve().parent / "out"  # git-ignored: corpora, mirrors, runs
 GUTENBERG_LICENSE = ("Public domain in the USA (Project Gutenberg eBook; PG header and licence "
                      "footer removed)")
 ZH_LICENSE = ("Public domain (classical novel, author died before 1920); the digitised e-text "
@@ -278,12 +281,13 @@ def write_config(out: Path, name: str = "dev.yaml", languages: tuple[str, ...] =
     """A longnovel config over the corpus under ``out`` (offline: rules, lexical entities, no
     model), written to ``out / name`` with ``header`` comment lines first. ``tiers`` and
     ``window`` (below/above) replace the defaults (T8/S/M, 2000/4000); ``run_dir`` defaults to
-    ``out / "run"``."""
+    ``run`` beside the config."""
     config = {
-        "run_dir": str(run_dir or out / "run"),
+        # paths relative to the config file's folder, ``out``; a given run_dir as it is
+        "run_dir": str(run_dir) if run_dir else "run",
         "seed": 13,
         "tokenizer": "qwen3",
-        "corpus": [{"path": str(out / lang), "format": "dir", "language": lang}
+        "corpus": [{"path": lang, "format": "dir", "language": lang}
                    for lang in languages],
         "units": units or {"min_tokens": 2000, "max_tokens": 6000, "out_of_range": "drop"},
         "tiers": tiers or {"T8": 8000, "S": 16000, "M": 32000},
@@ -295,7 +299,7 @@ def write_config(out: Path, name: str = "dev.yaml", languages: tuple[str, ...] =
         "inject": {"generator": "rules", "entities": "lexical", "types": "all",
                    "types_per_window": 8, "max_retries": 2},
         "export": {"splits": {"test": 0.8, "valid": 0.2}, "mix": None, "max_per_tier": None},
-        "cache": str(out / "cache" / "llm.sqlite"),
+        "cache": "cache/llm.sqlite",
     }
     header = header or ("# Development corpus config (written by bench/devcorpus.py): real "
                         "public-domain\n# novels, chapter units, offline, no API key. Tiers "
@@ -306,8 +310,8 @@ def write_config(out: Path, name: str = "dev.yaml", languages: tuple[str, ...] =
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("/work/devcorpus"))
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--out", type=Path, default=BENCH_OUT / "corpora" / "dev")
+    parser.add_argument("--mirrors", type=Path, default=BENCH_OUT / "mirrors")
     parser.add_argument("--min-tokens", type=int, default=1500,
                         help="merge chapters shorter than this with the next ones")
     args = parser.parse_args(argv)

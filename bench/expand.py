@@ -15,7 +15,7 @@ and prints the ratio of the best times. It also checks every window's n_tokens a
 direct count of its article.
 
     python bench/expand.py [--tokens 3000000] [--repeats 3]
-    python bench/expand.py --config /work/devcorpus/dev.yaml   # an existing corpus instead
+    python bench/expand.py --config bench/out/corpora/dev/dev.yaml  # an existing corpus instead
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ then longnovel's ingest, expand and inject, each timed. Prints each stage's time
 of the whole to the bare pass (best of ``--repeats``).
 
     python bench/inject.py [--tokens 3000000] [--repeats 1]
-    python bench/inject.py --config /work/devcorpus/dev.yaml
+    python bench/inject.py --config bench/out/corpora/dev/dev.yaml
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ The server (tests/helpers/fake_llm.py) runs in its own process, as a real one wo
 threads do not share the client's interpreter lock. The SDK is imported before timing: a one-off import is
 not per-request overhead.
 
-    /work/venv/bin/python bench/llm.py [--provider openai|zhipuai] [--requests 400]
+    python bench/llm.py [--provider openai|zhipuai] [--requests 400]
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
     python bench/llm_inject.py --run-dir RUN --base-url http://127.0.0.1:8080/v1 \
         --windows 4 [--window ID ...] [--verify] [--before] [--show] [--cache FILE]
 
-RUN is a run directory with ``ingest`` and ``expand`` built (say ``longnovel expand --run-dir
-/tmp/bench-run``). The first ``--windows`` windows of the smallest tier (alternating languages)
+RUN is a run directory with ``ingest`` and ``expand`` built (say ``longnovel expand -c
+bench/configs/llm-sample4.yaml``). The first ``--windows`` windows of the smallest tier (alternating languages)
 each get all eight types; every candidate goes through the stage's own code (``Engine``) with
 ``max_retries: 0``, so a share is per single request. ``--before`` asks the old way instead:
 the whole summary with one edit, with the templates of commit ``--before-rev``, and validates

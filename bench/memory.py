@@ -7,7 +7,7 @@ default's settings (tiers S-XL, rules generator, lexical entities, no model). Pr
 build's peak resident set size and wall time and the ratio of the peaks; the issue 11 bound is
 1.5x for 3M against 30M tokens. ``--keep DIR`` keeps the corpora and runs there.
 
-    python bench/memory.py [--small 3000000] [--large 30000000] [--keep /tmp/membench]
+    python bench/memory.py [--small 3000000] [--large 30000000] [--keep bench/out/membench]
 """
 
 from __future__ import annotations

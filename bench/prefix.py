@@ -18,7 +18,7 @@ Two layouts of the same requests are compared:
 The judgments need summaries that do not exist before a run; each model's summary is stood in
 for by the reference summary tagged with the model's name (same length, different text).
 
-    /work/venv/bin/python bench/prefix.py [--config configs/fixture.yaml] [--block 16]
+    python bench/prefix.py [--config configs/fixture.yaml] [--block 16]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``bench/devcorpus.py`` pairs each chapter with its one-line argument heading or 回目. This
 script pairs each unit with a paragraph-long synopsis written by a person, in the manner of
 BookSum's chapter summaries: several sentences that tell what happens in it. It writes the
-same ``dir`` format, outside git, to ``/work/prosecorpus`` by default::
+same ``dir`` format, outside git, to ``bench/out/corpora/prose`` by default::
 
     <out>/en/<book_id>/NNN.txt  NNN.summary.txt  book.yaml
     <out>/prose.yaml      a longnovel config over it (tiers T8 8000, S 16000, M 32000)
@@ -11,8 +11,8 @@ same ``dir`` format, outside git, to ``/work/prosecorpus`` by default::
 
 Sources (all Project Gutenberg e-texts, public domain in the USA; the PG header and licence
 footer are cut off). They are read from local mirrors of the GITenberg repositories with
-``git show`` (no network); fetch them first with the ``fetch`` tool, which puts each one at
-``/work/.mirror/<owner>+<name>/repo`` (a bare git dir, or a clone with ``repo/.git``):
+``git show`` (no network); clone each one first to
+``bench/out/mirrors/<owner>+<name>/repo`` (a bare git dir, or a clone with ``repo/.git``):
 
 * ``clarissa``, Samuel Richardson, *Clarissa; or, the History of a Young Lady* (1748), nine
   volumes, ``GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady
@@ -86,10 +86,10 @@ be looked up by Gutenberg id in ``gitenberg/data/GITenberg_repo_list.tsv`` of
 
 Usage (from the repository root, in its virtualenv)::
 
-    python bench/prosecorpus.py                 # writes /work/prosecorpus
-    python bench/prosecorpus.py --out /tmp/pc --mirrors /work/.mirror
+    python bench/prosecorpus.py                 # writes bench/out/corpora/prose
+    python bench/prosecorpus.py --out DIR --mirrors MIRRORS
     python bench/prosecorpus.py --book iliad    # one book only
-    longnovel build --config /work/prosecorpus/prose.yaml
+    longnovel build --config bench/out/corpora/prose/prose.yaml
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from devcorpus import (
+    BENCH_OUT,
     GUTENBERG_LICENSE,
     Book,
     apply_cuts,
@@ -531,8 +532,8 @@ def write_sources(out: Path, rows: list[dict]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("/work/prosecorpus"))
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--out", type=Path, default=BENCH_OUT / "corpora" / "prose")
+    parser.add_argument("--mirrors", type=Path, default=BENCH_OUT / "mirrors")
     parser.add_argument("--min-tokens", type=int, default=1500,
                         help="merge Clarissa entries shorter than this with the next ones")
     parser.add_argument("--book", action="append", default=None,

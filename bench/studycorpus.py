@@ -16,11 +16,11 @@ straightforward"). What they lack is a guide's analysis: they retell, they seldo
 they are not chapters of novels. The summaries are CC BY 4.0, the stories public domain in the
 USA (PG e-texts whose copyright was not renewed).
 
-It writes longnovel's ``dir`` format, outside git, to ``/work/studycorpus`` by default::
+It writes longnovel's ``dir`` format, outside git, to ``bench/out/corpora/study`` by default::
 
     <out>/en/<book_id>/NNN.txt  NNN.summary.txt  book.yaml
     <out>/study.yaml      a longnovel config over it (tiers T4 4000, T8 8000, S 16000, M 32000;
-                          run_dir /work/runs/study, or --run-dir)
+                          run_dir ``run`` beside it, or --run-dir)
     <out>/SOURCES.md      every source and licence, and what was searched without result
 
 Books and units. A book is one author's stories (SQuALITY has 10 by Keith Laumer, 5 by Jim
@@ -41,17 +41,17 @@ have none and take the author from their Project Gutenberg record: #47841 (Marga
 the first chapters of *The Haunted Fountain*) and #55801 (Richard M. Elam, *Teen-age Super
 Science Stories*).
 
-Mirror to fetch (with the ``fetch`` tool, to ``/work/.mirror/nyu-mll+SQuALITY/repo``)::
+Mirror to clone first (to ``bench/out/mirrors/nyu-mll+SQuALITY/repo``, or ``--mirrors``)::
 
     github:nyu-mll/SQuALITY
 
 Usage (from the repository root, in its virtualenv)::
 
-    python bench/studycorpus.py                 # writes /work/studycorpus
-    python bench/studycorpus.py --out /tmp/sc --mirrors /work/.mirror --response 0
-    longnovel ingest -c /work/studycorpus/study.yaml
-    longnovel expand -c /work/studycorpus/study.yaml
-    python bench/corpus_stats.py -c /work/studycorpus/study.yaml
+    python bench/studycorpus.py                 # writes bench/out/corpora/study
+    python bench/studycorpus.py --out DIR --mirrors MIRRORS --response 0
+    longnovel ingest -c bench/out/corpora/study/study.yaml
+    longnovel expand -c bench/out/corpora/study/study.yaml
+    python bench/corpus_stats.py -c bench/out/corpora/study/study.yaml
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from devcorpus import git_show, repo_dir, report_missing, write_config
+from devcorpus import BENCH_OUT, git_show, repo_dir, report_missing, write_config
 from prosecorpus import head_commit
 
 from longnovel.injection.nlp.sentences import split_sentences
@@ -89,7 +89,6 @@ BYLINE = re.compile(r"^\s*by\s+(?:\.\.\.\s*)?(\S.*?)\s*$", re.IGNORECASE)
 TIERS = {"T4": 4000, "T8": 8000, "S": 16000, "M": 32000}
 # a story is 4k-10k tokens and two stories 12k-16k: below 3500 lets S hold most pairs
 WINDOW = {"below": 3500, "above": 4000}
-RUN_DIR = Path("/work/runs/study")
 
 
 @dataclass
@@ -264,7 +263,7 @@ Chinese prose synopses or study-guide commentary per 回:
   commentary, but only 13 of the 56 回 carry it in a form that can be separated (the other
   files are unfinished), other commentators' remarks are inlined into it, and the body text is
   the 2020 人民文学出版社 edition's. Not used.
-- Everything listed in /work/prosecorpus/SOURCES.md (bench/prosecorpus.py): no openly
+- Everything listed in the prose corpus's SOURCES.md (bench/prosecorpus.py): no openly
   licensed 各回提要 for 儒林外史, 水浒传, 封神演义, 镜花缘, 老残游记 or 聊斋 stories.
 """
 
@@ -298,12 +297,12 @@ def write_sources(out: Path, commit: str, books: list[dict], choice: str) -> Non
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("/work/studycorpus"))
-    parser.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"))
+    parser.add_argument("--out", type=Path, default=BENCH_OUT / "corpora" / "study")
+    parser.add_argument("--mirrors", type=Path, default=BENCH_OUT / "mirrors")
     parser.add_argument("--response", default="longest", choices=["longest", "0", "1", "2", "3"],
                         help="which of the four plot answers is a story's summary")
-    parser.add_argument("--run-dir", type=Path, default=RUN_DIR,
-                        help="the run directory written into study.yaml")
+    parser.add_argument("--run-dir", type=Path, default=None,
+                        help="the run directory written into study.yaml (default: run, beside it)")
     args = parser.parse_args(argv)
 
     if report_missing(args.mirrors, [SQUALITY]):
