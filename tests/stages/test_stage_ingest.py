@@ -176,7 +176,8 @@ def test_unknown_export_mix_source_is_a_config_error(tmp_path):
                           export={"mix": {"humans": 0.5, "injection": 0.5}})
     result = ingest(config)
     assert result.exit_code == 1
-    assert "config.yaml:7: export.mix: unknown source(s)" in result.output and "humans" in result.output
+    assert "config.yaml:7: export.mix: unknown source(s)" in result.output
+    assert "humans" in result.output
 
 
 # --- corpus integrity: gaps, missing summaries, invalid text -------------------------------------
