@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import yaml
-from builders import REPO
+from helpers.builders import REPO
 
 from longnovel.config import load_config
 
