@@ -95,7 +95,7 @@ class Engine:
             previous = [last[k][1] if k in last else None for k in pending]
             outcomes = self._generate([jobs[k] for k in pending], attempt, previous,
                                       [tried.get(k, ()) for k in pending])
-            for k, outcome in zip(pending, outcomes):
+            for k, outcome in zip(pending, outcomes, strict=False):
                 last[k] = outcome
                 if self.inject.generator == "rules" and isinstance(outcome[0], Candidate):
                     tried.setdefault(k, []).append(outcome[0].summary)
@@ -110,7 +110,7 @@ class Engine:
         if self.inject.generator == "rules":
             out = []
             for (window, type_id), before in zip(
-                    self.progress(jobs, desc="inject", total=len(jobs)), tried):
+                    self.progress(jobs, desc="inject", total=len(jobs)), tried, strict=False):
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
                                               attempt, before, window["book_id"])
@@ -128,7 +128,7 @@ class Engine:
         model, seed = self.inject.generator, self.seed
         out: list = [None] * len(jobs)
         asked, requests = [], []
-        for i, ((window, type_id), rejected) in enumerate(zip(jobs, previous)):
+        for i, ((window, type_id), rejected) in enumerate(zip(jobs, previous, strict=False)):
             summary, language = window["reference_summary"], window["language"]
             entities = self.entities[window["window_id"]]
             target = choose_target(summary, language, entities, type_id, seed, attempt)
@@ -140,7 +140,7 @@ class Engine:
                 key=f"{window['window_id']}/{type_id}/{attempt}", model=model,
                 messages=build_messages(summary, language, entities, target, rejected),
                 group=window["window_id"]))  # no schema: reply_from_result reads any reply
-        for (i, target), result in zip(asked, self.runner.run(requests)):
+        for (i, target), result in zip(asked, self.runner.run(requests), strict=False):
             out[i] = judge_reply(jobs[i][0], target, result, model)
         return out
 
@@ -158,7 +158,7 @@ class Engine:
                                         attempt) for k in ks]
             from longnovel.injection.verify import verdict
 
-            for k, result in zip(ks, self.runner.run(requests)):
+            for k, result in zip(ks, self.runner.run(requests), strict=False):
                 reason = verdict(result)
                 counter = self.verified.setdefault(jobs[k][1], Counter())
                 counter["checked"] += 1
@@ -301,7 +301,7 @@ def planned_generations(jobs, firsts, entities: dict, model: str,
     from longnovel.llm import PlannedRequest
 
     planned = []
-    for (w, _type_id), (target, _) in zip(jobs, firsts):
+    for (w, _type_id), (target, _) in zip(jobs, firsts, strict=False):
         if isinstance(target, NotApplicable):
             continue
         messages = build_messages(w["reference_summary"], w["language"],
@@ -317,8 +317,8 @@ def planned_verifications(jobs, firsts, model: str,
     from longnovel.injection.verify import verify_messages
     from longnovel.llm import PlannedRequest
 
-    wanted = {w["window_id"] for (w, _), (_, c) in zip(jobs, firsts) if c is not None}
+    wanted = {w["window_id"] for (w, _), (_, c) in zip(jobs, firsts, strict=False) if c is not None}
     texts = articles(wanted)  # the plan reads only the articles it needs
     return [PlannedRequest("inject", model,
                            verify_messages(texts[w["window_id"]], c, w["language"]), 30)
-            for (w, _), (_, c) in zip(jobs, firsts) if c is not None]
+            for (w, _), (_, c) in zip(jobs, firsts, strict=False) if c is not None]

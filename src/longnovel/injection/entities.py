@@ -59,7 +59,7 @@ def lexical_unit_entities(batches, wanted: set[Unit]) -> dict:
                     keys.append((book, index))
                     texts.append((text, language))
             if keys:
-                out.update(zip(keys, extract(texts)))
+                out.update(zip(keys, extract(texts), strict=False))
     return dict(sorted(out.items()))
 
 

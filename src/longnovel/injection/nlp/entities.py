@@ -14,10 +14,7 @@ ENTITY_TYPES = ("person", "place", "org", "title", "kinship")
 
 def extract_entities(text: str, language: str, min_count: int = 2) -> list[dict]:
     """Entities of ``text`` as ``{name, type, count}``, most frequent first."""
-    if language == "zh":
-        counts = zh_counts(text, min_count)
-    else:
-        counts = en_counts(text)
+    counts = zh_counts(text, min_count) if language == "zh" else en_counts(text)
     return _as_rows({k: v for k, v in counts.items() if v >= min_count})
 
 

@@ -30,6 +30,6 @@ def to_traditional(text: str) -> str:
 def is_traditional(text: str) -> bool:
     """Is ``text`` written in traditional characters? More of its characters change when
     simplified than when made traditional (and at least a few do)."""
-    simplified = sum(a != b for a, b in zip(text, to_simplified(text)))
-    traditional = sum(a != b for a, b in zip(text, to_traditional(text)))
+    simplified = sum(a != b for a, b in zip(text, to_simplified(text), strict=False))
+    traditional = sum(a != b for a, b in zip(text, to_traditional(text), strict=False))
     return simplified >= 2 and simplified > traditional

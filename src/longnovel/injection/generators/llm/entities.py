@@ -61,7 +61,7 @@ def model_unit_entities(units: dict, model: str, runner) -> tuple[dict, Counter]
     requests = entity_requests(units, model, EntityReply)
     failures: Counter = Counter()
     out = {}
-    for (key, (text, language)), result in zip(units.items(), runner.run(requests)):
+    for (key, (text, language)), result in zip(units.items(), runner.run(requests), strict=False):
         found = entities_from_reply(result.parsed, text) if result.ok else []
         if not found:
             failures[f"entities_{result.error or 'empty'}"] += 1

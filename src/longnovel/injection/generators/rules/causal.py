@@ -209,7 +209,7 @@ def _writers_joins(draft: Draft) -> tuple[bool, ...]:
         else:
             found = (bool(re.search(r"\b[Bb]ecause\b", text)),
                      bool(re.search(r",\s+so\s+(?!that|much|many|far|long)\w", text)))
-        return tuple(form for form, used in zip((True, False), found) if used)
+        return tuple(form for form, used in zip((True, False), found, strict=False) if used)
     return draft.memo("causal_joins", joins)
 
 

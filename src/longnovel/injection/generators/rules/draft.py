@@ -36,7 +36,7 @@ class Draft:
     @cached_property
     def commentary_spans(self) -> list[tuple[int, int]]:
         """(start, end) of the sentences that comment on the book rather than tell it."""
-        return [span for span, sentence in zip(self.spans, self.sentences)
+        return [span for span, sentence in zip(self.spans, self.sentences, strict=False)
                 if is_commentary(sentence, self.language)]
 
     @property

@@ -57,7 +57,7 @@ def _continue(draft: Draft) -> list[Edit]:
 def _borrowed(draft: Draft, subtype: str, fits) -> list[Edit]:
     out = []
     subjects = [_subject(draft, i) for i in range(len(draft.sentences))]
-    for j, sentence in enumerate(draft.sentences):
+    for j, _sentence in enumerate(draft.sentences):
         source = _subject_sentence(draft, j)
         if not source or not fits(source[1]):
             continue

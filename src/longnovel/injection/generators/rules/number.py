@@ -22,7 +22,7 @@ _ZH_COUNTED_ONE = ("岁", "年", "小时", "元", "两银子", "里", "月", "�
 _EN_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
              "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand"]
 _EN_WORD_VALUES = dict(zip(_EN_WORDS, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 30, 40, 50, 100,
-                                       1000]))
+                                       1000], strict=False))
 _EN_NUMBER = re.compile(r"\b(\d{1,3}(?:,\d{3})*|\d+|" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
 _EN_TIME_AFTER = re.compile(r"^\s*(o'clock|a\.m\.|p\.m\.|am\b|pm\b)", re.IGNORECASE)
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",

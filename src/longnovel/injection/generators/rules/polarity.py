@@ -326,7 +326,7 @@ def _negate_done(tagged, k: int) -> str:
 
 def _zh_affirmations(tagged) -> list[str]:
     out = []
-    for k, (word, flag) in enumerate(tagged):
+    for k, (word, _flag) in enumerate(tagged):
         nxt = tagged[k + 1] if k + 1 < len(tagged) else ("", "x")
         if _a_not_a(tagged, k):
             continue
