@@ -1,13 +1,31 @@
 """Timeline errors: two adjacent event sentences told in the reverse order (``swap``).
-A leading time connective ("Then", "随后") stays in its place so the text still reads well."""
+A leading time connective ("Then", "随后") stays in its place so the text still reads well.
+
+A sentence that points back to the one before it cannot move ahead of it: one that opens
+with a pronoun or a word of reference ("It was bright new brass", "This angers him", 他便),
+or with a connective of its own, which would then follow a second one ("Then later, ...").
+"""
 
 from __future__ import annotations
 
+import re
+
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, split_opener
+from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
 from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
+# Openings that lean on the sentence before: pronouns, demonstratives, connectives of time
+# or addition ("It", "This", "Then", "Both", "The latter").
+_EN_POINTS_BACK = re.compile(
+    r"(?i)(?:he|she|it|they|him|her|his|hers|its|their|them|this|that|these|those|there|"
+    r"here|then|later|afterwards|afterward|thereafter|meanwhile|also|still|again|both|such|"
+    r"so|thus|therefore|next|finally|eventually|soon|now|instead|however|but|and|yet|"
+    r"another|the other|the latter|the former|the two|the same|once there|once again|"
+    r"in return|in response|at this|at that|after this|after that|to this)\b")
+_ZH_POINTS_BACK = ("他", "她", "它", "这", "那", "此", "其", "该", "便", "就", "又", "也", "还",
+                   "再", "却", "但", "而", "并", "于是", "然后", "随后", "接着", "后来", "之后",
+                   "最后", "不久", "两人", "二人", "对方", "同时", "因此", "所以")
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -18,16 +36,33 @@ def edits(draft: Draft) -> list[Edit]:
         if len(first) < minimum or len(second) < minimum or first == second:
             continue
         if _same_paragraph(draft, i):
-            out.append(_swap(draft, i, first, second))
+            edit = _swap(draft, i, first, second)
+            if edit is not None:
+                out.append(edit)
     return out
+
+
+def points_back(sentence: str, zh: bool) -> bool:
+    """Does ``sentence`` open with a word that refers to what came before it?"""
+    text = sentence.lstrip(" \"“‘'(（「")
+    if zh:
+        return text.startswith(_ZH_POINTS_BACK)
+    return bool(_EN_POINTS_BACK.match(text))
 
 
 def _same_paragraph(draft: Draft, i: int) -> bool:
     return "\n" not in draft.summary[draft.spans[i][1] : draft.spans[i + 1][0]]
 
 
-def _swap(draft: Draft, i: int, first: str, second: str) -> Edit:
+def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
+    """The pair in the reverse order, or None where one of them would lose what it points to:
+    the first sentence moves behind the second, the second (less its connective, which stays
+    in place) ahead of the first."""
     opener, rest = split_opener(second, draft.zh)
+    if points_back(first, draft.zh) or points_back(rest, draft.zh):
+        return None
+    if opener and opens_with_time(first, draft.zh):
+        return None  # "Then on the ninth, ..." doubles the time of the moved sentence
     if opener:
         new_first = rest if draft.zh else upper_first(rest)
         new_second = opener + draft.lower_first(first)
