@@ -80,6 +80,42 @@ def test_every_relative_link_in_readme_and_docs_resolves():
     assert broken == []
 
 
+def test_every_yaml_example_in_the_docs_is_a_valid_config():
+    import yaml
+
+    checked = 0
+    for page in [README, *sorted((REPO / "docs").rglob("*.md"))]:
+        for block in re.findall(r"```yaml\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            data = yaml.safe_load(block)
+            data.setdefault("corpus", [{"path": "x", "format": "dir", "language": "en"}])
+            Config.model_validate(data)  # a stale key or value fails here, naming it
+            checked += 1
+    assert checked >= 4
+
+
+def test_every_command_line_in_the_docs_uses_real_commands_and_options(reference):
+    commands = {name.split(" ", 1)[1]: c for name, c in reference.cli_commands()}
+    options = {name: {o for p in c.params for o in (*p.opts, *p.secondary_opts)}
+               for name, c in commands.items()}
+    wrong, checked = [], 0
+    for page in [README, *sorted((REPO / "docs").rglob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```(?:bash|text)?\n(.*?)```", text, re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                for part in re.split(r"&&|;|\s\|\s", line.split(" #")[0]):
+                    words = [w.lstrip("[") for w in part.split()]
+                    if len(words) < 2 or words[0] != "longnovel" or words[1].startswith("-"):
+                        continue
+                    name = " ".join(words[1:3]) if words[1] == "review" else words[1]
+                    unknown = [w for w in words if w.startswith("-")
+                               and w.split("=")[0] not in options.get(name, ())]
+                    if name not in commands or unknown:
+                        wrong.append(f"{page.relative_to(REPO)}: {part.strip()}")
+                    checked += 1
+    assert wrong == []
+    assert checked >= 20
+
+
 def test_cli_reference_has_every_command_and_option(reference):
     import typer.main
 
