@@ -19,7 +19,8 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 REPO = Path(__file__).resolve().parent.parent
-MARKERS = {"<!-- generated: cli -->": "cli", "<!-- generated: config -->": "config"}
+MARKERS = {"<!-- generated: cli -->": "cli", "<!-- generated: config -->": "config",
+           "<!-- generated: types -->": "types"}
 NOTEBOOK = "benchmarks/notebook.md"  # the docs page made from bench/README.md
 
 # One line per config key: what it does. `corpus[]` is any corpus source, `models.<name>` any
@@ -319,7 +320,26 @@ def _param_cells(param) -> tuple[str, str, str]:
     return names, _escape(param.help or ""), default
 
 
+# ----------------------------------------------------------------------------- types
+
+
+def types_reference() -> str:
+    """The hallucination types as a Markdown table: id, names, sub-types, the official
+    release's names (from ``longnovel.taxonomy``)."""
+    from longnovel.taxonomy import OFFICIAL_NAMES, TYPES
+
+    out = ["| id | en name | zh name | sub-types | official release's names |",
+           "|---|---|---|---|---|"]
+    for type_id, spec in TYPES.items():
+        subtypes = ", ".join(f"`{s}`" for s in spec["subtypes"])
+        official = " / ".join(OFFICIAL_NAMES[type_id].values())
+        out.append(f"| `{type_id}` | {spec['en']} | {spec['zh']} | {subtypes} | {official} |")
+    return "\n".join(out) + "\n"
+
+
 # ----------------------------------------------------------------------------- mkdocs hooks
+
+GENERATORS = {"cli": cli_reference, "config": config_reference, "types": types_reference}
 
 
 def _site_anchors(markdown: str) -> str:
@@ -351,6 +371,5 @@ def on_page_markdown(markdown, page, config, files):
         markdown = _site_anchors(markdown)
     for marker, kind in MARKERS.items():
         if marker in markdown:
-            markdown = markdown.replace(marker, cli_reference() if kind == "cli"
-                                        else config_reference())
+            markdown = markdown.replace(marker, GENERATORS[kind]())
     return markdown

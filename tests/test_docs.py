@@ -146,6 +146,17 @@ def test_config_reference_has_every_key(reference):
     assert "| `corpus[].format` | `dir` \\| `table` \\| `booksum` | required |" in text
 
 
+def test_types_reference_lists_every_type_and_subtype(reference):
+    from longnovel.taxonomy import TYPES
+
+    text = reference.types_reference()
+    for type_id, spec in TYPES.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{type_id}` |"))
+        assert spec["zh"] in row and all(f"`{s}`" in row for s in spec["subtypes"])
+    assert ("| `temporal` | Timeline error | 时序错乱 | `swap` | "
+            "Timeline Disruption / 时间线乱序 |") in text
+
+
 def test_a_key_without_description_stops_the_reference(reference, monkeypatch):
     monkeypatch.delitem(reference.DESCRIPTIONS, "window.above")
     with pytest.raises(ValueError, match=r"missing \['window.above'\]"):
@@ -167,5 +178,7 @@ def test_site_builds_strict_with_generated_pages(tmp_path):
     assert "longnovel review import" in cli and "--accept-failures" in cli
     config = (site / "reference" / "config" / "index.html").read_text(encoding="utf-8")
     assert "inject.types_per_window" in config and "generated:" not in config
+    types = (site / "reference" / "types" / "index.html").read_text(encoding="utf-8")
+    assert "fabrication" in types and "generated:" not in types
     notebook = (site / "benchmarks" / "notebook" / "index.html").read_text(encoding="utf-8")
     assert "Re-running them" in notebook
