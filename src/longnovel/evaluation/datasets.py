@@ -35,8 +35,9 @@ class Dataset:
     """Samples to evaluate, normalized, and where they came from.
 
     Each row holds ``id, language, tier, n_tokens, article, summary, instruction, input, score,
-    hallucination_types, source`` (None when the file has no such column) and ``window`` (a
-    hash of the article: samples sharing an article share a window).
+    hallucination_types, source, book_id`` (None when the file has no such column) and
+    ``window`` (the release's ``window_id``, else a hash of the article: samples sharing an
+    article share a window).
     """
 
     name: str
@@ -180,7 +181,8 @@ def normalize(record, where: str, unmapped: Counter) -> dict:
         "article": record["article"], "summary": record["summary"],
         "instruction": record["instruction"], "input": record["input"],
         "score": score, "hallucination_types": types, "source": record.get("source"),
-        "window": window_key(record["article"]),
+        "book_id": record.get("book_id"),
+        "window": str(record.get("window_id") or window_key(record["article"])),
     }
 
 

@@ -100,6 +100,8 @@ def _with_share(counts: dict) -> dict:
 
 COLUMN_DOCS = [
     ("id", "stable sample id (same sample, same id across re-runs)"),
+    ("window_id", ("the window the article comes from: a window's human summary and its "
+                   "injected and LLM-written copies share it")),
     ("language", "`zh` or `en`"), ("tier", "length tier"), ("split", "split, made by book"),
     ("book_id", "book identifier"), ("title", "book title"),
     ("n_tokens", "article length in tokenizer tokens"), ("article", "the window of the book"),

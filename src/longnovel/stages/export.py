@@ -30,13 +30,14 @@ from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
-CODE_VERSION = "5"
+CODE_VERSION = "6"
 LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
                 "reference_summary"]
 ROW_GROUP = 64  # rows of a release file per row group (each row holds a whole article)
 
 COLUMNS = [
-    ("id", pa.string()), ("language", pa.string()), ("tier", pa.string()),
+    ("id", pa.string()), ("window_id", pa.string()), ("language", pa.string()),
+    ("tier", pa.string()),
     ("split", pa.string()), ("book_id", pa.string()), ("title", pa.string()),
     ("n_tokens", pa.int64()), ("article", pa.string()), ("summary", pa.string()),
     ("source", pa.string()), ("generator", pa.string()), ("label", pa.string()),
