@@ -1,19 +1,37 @@
 """English entities from capitalized spans, filtered for sentence starts and stop words,
-with honorifics kept as part of the name, possessives removed, and typed by the words before
-them ("in the Harbour Tower" is a place, "the fifth of Ashmonth" a date); titles and kinship
-terms from the lexicon."""
+with honorifics kept as part of the name and possessives removed; titles and kinship terms
+from the lexicon.
+
+A capitalized span is typed by the evidence around its occurrences, never by default:
+
+- a person needs person evidence: an honorific ("Mr. Vale"), a speech or cognition verb after
+  it ("Wren said") or before it ("said Cobb"), a kinship or title word before it ("his mother
+  Nan"), a possessive of a body part or a relative ("Orrin's hands"), a he/she reference
+  after it when it opens a clause, or repeatedly a verb only people do after it ("Jory walked");
+  a word the text also writes in lower case ("Keeper", "Lives") needs more of it;
+- a place: a place word ending it ("Lantern Street", "Kestrel Point") or starting it ("Port
+  Callow"), prepositions of place before it ("in Harrowmere"), or the writer using it to
+  qualify a noun ("a Harrowmere vessel");
+- neither (a date, a thing always named with "the", an honorific alone such as "Herr" or
+  "Madame", a common word met in a heading): no entity.
+
+A person's gender, where the text shows it (an honorific, a kinship word before the name, the
+he/she that follows it), is kept with the counts (``en_entities``)."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from longnovel.injection.lexicon.en import (
     EN_DATE_BEFORE,
     EN_DATE_OF,
+    EN_FEMALE_RELATIONS,
     EN_HONORIFICS,
     EN_KINSHIP,
+    EN_MALE_RELATIONS,
     EN_ORG_SUFFIXES,
     EN_PLACE_PREPOSITIONS,
     EN_PLACE_SUFFIXES,
@@ -23,9 +41,83 @@ from longnovel.injection.lexicon.en import (
 )
 from longnovel.injection.nlp.sentences import sentence_spans
 
-_HONORIFIC = "|".join(re.escape(h) for h in sorted(set(EN_HONORIFICS), key=len,
-                                                       reverse=True))
-_CAP_WORD = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*"
+# Forms of address of other languages met in English novels, and the British ones without a
+# full stop: a person's word, never a name.
+EXTRA_HONORIFICS = ["Herr", "Frau", "Fräulein", "Madame", "Mademoiselle", "Mlle.", "Mme",
+                      "Monsieur", "Signor", "Signora", "Signorina", "Señor", "Señora", "Don",
+                      "Doña", "Mynheer", "Mevrouw", "Senhor", "Dona", "Mrs", "Mr", "Ms", "Dr"]
+HONORIFICS = frozenset(EN_HONORIFICS) | frozenset(EXTRA_HONORIFICS)
+MALE_HONORIFICS = frozenset(re.findall(r"\S+",
+    "Mr. Mr Sir Lord Monsieur Herr Signor Señor Don Mynheer Senhor Father Brother Uncle King "
+    "Prince Duke Count Baron Earl Squire Master"))
+FEMALE_HONORIFICS = frozenset(re.findall(r"\S+",
+    "Mrs. Mrs Ms. Ms Miss Lady Madame Mme. Mme Mademoiselle Mlle. Frau Fräulein Signora "
+    "Signorina Señora Doña Mevrouw Dona Mother Sister Aunt Queen Princess Duchess Countess "
+    "Baroness Mistress Dame"))
+# Words that end (or start) a place's name, beyond the lexicon's suffixes.
+PLACE_ENDS = frozenset(EN_PLACE_SUFFIXES) | {
+    "Point", "Head", "Common", "Green", "Cross", "End", "Marsh", "Fen", "Ford", "Haven",
+    "Cliff", "Cliffs", "Rock", "Rocks", "Falls", "Gap", "Pass", "Ridge", "Strand", "Shore",
+    "Field", "Fields", "Heath", "Downs", "Reach", "Sound", "Channel", "Canal", "Creek", "Cove",
+    "Crescent", "Terrace", "Avenue", "Close", "Mews", "Hotel", "Theatre", "Prison", "Gaol",
+    "Asylum", "Chapel", "Priory", "Convent", "Monastery", "Fort", "Fortress", "Pool", "Well",
+    "Springs", "Isle", "Islands", "Mountains", "Hills", "Ocean", "Desert", "Plain", "Plains",
+    "Province", "County", "Shire", "Kingdom", "Empire", "Republic", "Country", "Land",
+}
+PLACE_STARTS = frozenset({"Port", "Mount", "Mt.", "Lake", "Cape", "Fort", "Isle", "Glen",
+                          "Loch", "Lough", "Bay", "Castle", "New", "North", "South", "East",
+                          "West", "Upper", "Lower"})
+# Words after a name that only people do: said / asked / thought ... and their like.
+_SPEECH = (
+    "say said ask asked reply replied answer answered cry cried shout shouted whisper whispered "
+    "exclaim exclaimed murmur murmured mutter muttered think thought know knew feel felt wonder "
+    "wondered tell told laugh laughed smile smiled nod nodded sigh sighed decide decided want "
+    "wanted hope hoped realize realized realise realised remember remembered believe believed "
+    "agree agreed promise promised refuse refused explain explained admit admitted insist "
+    "insisted confess confessed beg begged fear feared suspect suspected recognize recognized "
+    "love loved hate hated marry married kiss kissed weep wept frown frowned shrug shrugged "
+    "protest protested warn warned lie lied swear swore pray prayed scream screamed sob sobbed")
+_ACTION = (
+    "walk walked run ran go went come came look looked see saw hear heard take took give gave "
+    "meet met find found leave left return returned arrive arrived follow followed wait waited "
+    "sit sat stand stood turn turned open opened pick picked put hold held carry carried pay "
+    "paid buy bought sell sold visit visited help helped watch watched try tried write wrote "
+    "read bring brought send sent speak spoke call called ask asked get got hurry hurried climb "
+    "climbed rush rushed wake woke sleep slept eat ate drink drank learn learned"
+    " discover discovered reach reached")
+
+
+def _verb_forms(words: str) -> frozenset[str]:
+    out = set()
+    for word in words.split():
+        out.add(word)
+        if not word.endswith("ed"):
+            out.add(word + ("es" if word.endswith(("s", "sh", "ch", "o")) else "s")
+                    if not word.endswith("y") else word[:-1] + "ies")
+    return frozenset(out)
+
+
+SPEECH_VERBS = _verb_forms(_SPEECH) | {"says", "cries", "replies", "tries"}
+ACTION_VERBS = _verb_forms(_ACTION) - SPEECH_VERBS
+_SPEECH_BEFORE = frozenset({"said", "says", "asked", "asks", "replied", "replies", "cried",
+                            "cries", "answered", "answers", "whispered", "whispers", "shouted",
+                            "shouts", "exclaimed", "murmured", "muttered", "called", "added",
+                            "continued", "began", "repeated", "laughed", "sighed", "told",
+                            "tells"})
+# The nouns a possessive names that only people have ("Orrin's hands", "Wren's aunt").
+_PERSON_OWNED = frozenset(re.findall(r"\S+",
+    "hand hands face eyes eye voice head heart arm arms shoulder shoulders hair lips mouth "
+    "mind wife husband mother father son sons daughter daughters brother brothers sister "
+    "sisters aunt uncle cousin nephew niece friend friends grandson granddaughter widow "
+    "fiancé fiancée death birth funeral bedside letter letters wedding marriage life "
+    "temper smile fingers feet knees back"))
+_PRONOUN_AFTER = re.compile(r"\b(he|him|his|himself|she|her|hers|herself)\b", re.IGNORECASE)
+_FEMALE_PRONOUNS = frozenset({"she", "her", "hers", "herself"})
+_KIN_OR_TITLE = frozenset(EN_KINSHIP) | frozenset(EN_TITLES) | EN_MALE_RELATIONS \
+    | EN_FEMALE_RELATIONS | {"old", "young", "little", "poor", "dear"}
+
+_HONORIFIC = "|".join(re.escape(h) for h in sorted(HONORIFICS, key=len, reverse=True))
+_CAP_WORD = r"[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)*"
 _POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
 _EN_SPAN = re.compile(
     rf"(?:(?:{_HONORIFIC})\s+)?{_CAP_WORD}{_POSSESSIVE}?"
@@ -35,39 +127,169 @@ _ORDINAL = re.compile(
     r"^(?:\d+(?:st|nd|rd|th)|(?:(?:twenty|thirty)-)?(?:first|second|third|fourth|fifth|sixth|"
     r"seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|"
     r"seventeenth|eighteenth|nineteenth|twentieth|thirtieth))$")
+_NEXT_WORD = re.compile(r"(['’]s?)?[ \t]*([a-z]+)\b")
+_LOWER_WORD = re.compile(r"\b[a-z][a-z'-]*\b")
+
+
+@dataclass
+class _Seen:
+    """What the text says around one name's occurrences."""
+
+    count: int = 0
+    mid_sentence: bool = False
+    before: list[tuple[str, str]] = field(default_factory=list)  # two words before, nearest first
+    person: float = 0.0      # evidence that it names a person
+    actions: int = 0         # occurrences followed by a verb only people do
+    place: float = 0.0       # evidence that it names a place
+    placed: int = 0          # occurrences after a preposition of place
+    he: int = 0
+    she: int = 0
 
 
 def en_counts(text: str) -> Counter:
-    spans = Counter()
-    mid_sentence = set()
-    context: dict[str, list[tuple[str, str]]] = {}
-    for start, end in sentence_spans(text, "en"):
+    """{(name, kind): count} of the text's entities (kinds as ``en_entities``)."""
+    return en_entities(text)[0]
+
+
+def en_entities(text: str) -> tuple[Counter, dict[str, str]]:
+    """{(name, kind): count} of the text's entities, kind person / place / org / title /
+    kinship, and {person name: "m" or "f"} where the text shows a person's gender."""
+    seen = _collect(text)
+    lower = frozenset(_LOWER_WORD.findall(text))
+    kinds = {name: _en_kind(name, s, lower) for name, s in seen.items()
+             if s.mid_sentence or " " in name
+             or _person_score(s) >= 2 and name.lower() not in lower}
+    people = {name for name, kind in kinds.items() if kind == "person"}
+    counts: Counter = Counter()
+    for name, kind in kinds.items():
+        if kind is None and _joins_person(name, people):
+            kind = "person"  # "Tobin Dray" when Dray or Tobin is known as a person
+        if kind:
+            counts[(name, kind)] += seen[name].count
+    counts.update(_en_lexicon_counts(text))
+    genders = {name: g for name in people | {n for (n, k) in counts if k == "person"}
+               if (g := _gender(name, seen[name]))}
+    return counts, genders
+
+
+def _collect(text: str) -> dict[str, _Seen]:
+    seen: dict[str, _Seen] = defaultdict(_Seen)
+    spans = sentence_spans(text, "en")
+    for k, (start, end) in enumerate(spans):
+        following = text[spans[k + 1][0] : spans[k + 1][1]] if k + 1 < len(spans) else ""
+        first = True
         for match in _EN_SPAN.finditer(text, start, end):
             for piece, offset in _name_pieces(match):
                 name = _trim_stopwords(piece)
                 if not name:
                     continue
                 offset += piece.index(name)
-                spans[name] += 1
+                s = seen[name]
+                s.count += 1
                 if not _starts_sentence(text, start, offset):
-                    mid_sentence.add(name)
-                context.setdefault(name, []).append(_previous_words(text, offset))
-    kinds = {name: _en_kind(name, context[name]) for name in spans
-             if name in mid_sentence or " " in name}
-    people = {name for name, kind in kinds.items() if kind == "person" and " " not in name}
-    counts: Counter = Counter()
-    for name, kind in kinds.items():
-        if kind == "place" and _ends_with_person(name, people):
-            kind = "person"  # "to Desmond Crale" when Crale is a person
-        if kind:
-            counts[(name, kind)] += spans[name]
-    counts.update(_en_lexicon_counts(text))
-    return counts
+                    s.mid_sentence = True
+                _observe(s, name, text, offset, end, following, first)
+                first = False
+    return seen
 
 
-def _ends_with_person(name: str, people: set[str]) -> bool:
+def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, following: str,
+             first: bool) -> None:
+    """Add one occurrence's evidence to ``s``."""
+    w1, w2 = _previous_words(text, offset)
+    s.before.append((w1, w2))
+    after = offset + len(name)
+    m = _NEXT_WORD.match(text, after, sentence_end)
+    possessive, nxt = (m.group(1), m.group(2)) if m else (None, "")
+    governed = w1 in _GOVERNING  # "in Harrowmere knew": the subject is someone else
+    if possessive:
+        s.person += 1.5 if nxt in _PERSON_OWNED else 0.5  # "Orrin's hands", "Orrin's shop"
+    elif not possessive and not governed and nxt in SPEECH_VERBS:
+        s.person += 2 if nxt in _SPEECH_BEFORE else 1
+    elif not possessive and not governed and nxt in ACTION_VERBS:
+        s.actions += 1
+    if w1 in _SPEECH_BEFORE and not w2:
+        s.person += 2  # '"Morning, Keeper," said Cobb'
+    elif w1 in _KIN_OR_TITLE and " " not in name:
+        s.person += 1.5
+        s.he += 2 * (w1 in EN_MALE_RELATIONS)  # "his mother Nan"
+        s.she += 2 * (w1 in EN_FEMALE_RELATIONS)
+    elif w1 == "at" and w2 in _LOOKS:
+        s.person += 1  # "looked at Orrin"
+    elif possessive:
+        pass  # "to Bram Tolley's loft": the preposition governs the loft
+    elif w1 in _STRONG_PLACE:
+        s.place += 1
+        s.placed += 1
+    elif w1 in EN_PLACE_PREPOSITIONS or w1 == "the" and w2 in EN_SPATIAL_PREPOSITIONS:
+        s.place += 0.5
+        s.placed += 1
+    elif m and not possessive and _qualifies_noun(text, after, nxt):
+        s.place += 1  # "a Harrowmere vessel", "the Dunmore side"
+    if first and not governed and w1 not in ("the", "a", "an"):
+        _pronoun_after(s, text[after:sentence_end], following)
+
+
+_GOVERNING = frozenset(EN_PLACE_PREPOSITIONS | EN_SPATIAL_PREPOSITIONS
+                       | {"with", "by", "for", "about", "than", "like", "against", "without"})
+_STRONG_PLACE = frozenset({"in", "into", "inside", "near"})
+_LOOKS = frozenset({"looked", "look", "looks", "stared", "stare", "stares", "glanced", "glance",
+                    "glances", "smiled", "smiles", "laughed", "laughs", "frowned", "gazed",
+                    "shouted", "nodded", "waved", "winked", "grinned", "peered"})
+
+
+def _qualifies_noun(text: str, after: int, nxt: str) -> bool:
+    """Is the name followed directly (no comma) by a lower-case noun it qualifies?"""
+    gap = text[after : after + 2]
+    return gap.startswith(" ") and not gap[1:].startswith(",") and nxt in _QUALIFIED
+
+
+# Nouns a place (not a person) qualifies: "the Harrowmere side", "a Corrinford man".
+_QUALIFIED = frozenset(re.findall(r"\S+",
+    "side road vessel vessels ship ships boat boats men man women woman people folk room "
+    "house houses harbour harbor road roads coast shore street streets market trade merchants "
+    "fishermen pilots boys girls family families church quay way bank banks"))
+
+
+def _pronoun_after(s: _Seen, rest: str, following: str) -> None:
+    """The he or she that refers back to a clause's first name: the first one in the rest of
+    its sentence, else one opening the next sentence."""
+    m = _PRONOUN_AFTER.search(rest)
+    if m is None:
+        m = re.match(r"\W*(He|She|His|Her)\b", following)
+    if m is None:
+        return
+    if m.group(1).lower() in _FEMALE_PRONOUNS:
+        s.she += 1
+    else:
+        s.he += 1
+
+
+def _gender(name: str, s: _Seen | None) -> str | None:
+    """"m" or "f" from an honorific, else from clear pronoun evidence, else None."""
+    first = name.split()[0]
+    if first in MALE_HONORIFICS:
+        return "m"
+    if first in FEMALE_HONORIFICS:
+        return "f"
+    if s is None:
+        return None
+    if s.he >= 2 * s.she + 1 and s.he >= 2:
+        return "m"
+    if s.she >= 2 * s.he + 1 and s.she >= 2:
+        return "f"
+    return None
+
+
+def _joins_person(name: str, people: set[str]) -> bool:
+    """A name of several words, one of which is a person's name of one word ("Tobin Dray"
+    when Dray is known from "Mrs Dray"); not a place's ("Port Callow")."""
     words = name.split()
-    return len(words) > 1 and words[-1] in people and words[-1] not in EN_PLACE_SUFFIXES
+    if len(words) < 2 or words[-1] in PLACE_ENDS | EN_ORG_SUFFIXES or words[0] in PLACE_STARTS:
+        return False
+    surnames = {p.split()[-1] for p in people if p.split()[0] in HONORIFICS}
+    single = {p for p in people if " " not in p}
+    return words[-1] in single | surnames or words[0] in single
 
 
 def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
@@ -78,8 +300,7 @@ def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
     for m in re.finditer(_POSSESSIVE, span):
         rest = span[m.end() :].split()
         plural = not m.group().endswith("s")
-        if len(rest) == 1 and (plural or rest[0] in EN_PLACE_SUFFIXES
-                               | EN_ORG_SUFFIXES):
+        if len(rest) == 1 and (plural or rest[0] in PLACE_ENDS | EN_ORG_SUFFIXES):
             continue
         pieces.append((span[cursor : m.start()], base + cursor))
         cursor = m.end()
@@ -90,15 +311,19 @@ def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
     return [(p, o) for p, o in pieces if p.strip()]
 
 
+def _is_honorific(word: str) -> bool:
+    return word in HONORIFICS or word.rstrip(".") + "." in HONORIFICS or all(
+        p in HONORIFICS for p in word.split("-"))
+
+
 def _trim_stopwords(span: str) -> str:
     words = span.split()
-    while words and words[0] in EN_STOPWORDS:
+    while words and words[0] in EN_STOPWORDS and not (len(words) > 1 and _is_honorific(words[0])):
         words.pop(0)
     while words and words[-1] in EN_STOPWORDS | {"of", "de", "van"}:
         words.pop()
-    if all(w in EN_HONORIFICS or w.rstrip(".") + "." in EN_HONORIFICS
-           or all(p in EN_HONORIFICS for p in w.split("-")) for w in words):
-        return ""  # titles only: "Deputy Warden", "Warden-Mayor"
+    if all(_is_honorific(w) for w in words):
+        return ""  # titles only: "Deputy Warden", "Warden-Mayor", "Herr", "Madame"
     return " ".join(words)
 
 
@@ -109,8 +334,11 @@ def _starts_sentence(text: str, sentence_start: int, offset: int) -> bool:
 
 
 def _previous_words(text: str, offset: int) -> tuple[str, str]:
-    """The two words before ``offset``, lower-cased, nearest first."""
-    words = re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z]+)*", text[max(0, offset - 40) : offset])
+    """The two words before ``offset``, lower-cased, nearest first (none across a sentence's
+    end or a quotation mark)."""
+    window = text[max(0, offset - 40) : offset]
+    window = re.split(r"[.!?;:\"“”]", window)[-1]
+    words = re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z]+)*", window)
     words = [w.lower() for w in words[-2:]]
     return (words[-1] if words else "", words[-2] if len(words) > 1 else "")
 
@@ -122,27 +350,44 @@ def _date_context(w1: str, w2: str) -> bool:
     return bool(_ORDINAL.match(w1)) or w1 in EN_DATE_BEFORE
 
 
-def _en_kind(name: str, contexts: list[tuple[str, str]]) -> str | None:
-    """person / place / org from the name's words and the words before it; None for a date
-    ("the fifth of Ashmonth") or a thing always named with "the" and never as a place."""
-    words, n = name.split(), len(contexts)
-    if words[0] in EN_HONORIFICS or words[0].rstrip(".") + "." in EN_HONORIFICS:
+def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
+    """person / place / org from the name's words and the evidence around it; None for a
+    date ("the fifth of Ashmonth"), a thing always named with "the" and never as a place, a
+    common word, or a name without evidence either way."""
+    words, n = name.split(), len(s.before)
+    if _is_honorific(words[0]) and len(words) > 1:
         return "person"
     if words[-1] in EN_ORG_SUFFIXES:
         return "org"
-    if words[-1] in EN_PLACE_SUFFIXES:
+    if words[-1] in PLACE_ENDS or (words[0] in PLACE_STARTS and len(words) > 1):
         return "place"
-    dates = sum(1 for w1, w2 in contexts if _date_context(w1, w2))
-    if dates * 2 >= n:
+    if sum(1 for w1, w2 in s.before if _date_context(w1, w2)) * 2 >= n:
         return None
-    with_the = [w2 for w1, w2 in contexts if w1 == "the"]
+    with_the = [w2 for w1, w2 in s.before if w1 == "the"]
     if len(with_the) * 2 >= n:
         # "on" is as often about time ("on the Long Tide") as about place: half weight
         spatial = sum(0.5 if w2 == "on" else 1 for w2 in with_the
                       if w2 in EN_SPATIAL_PREPOSITIONS)
         return "place" if spatial * 4 >= len(with_the) else None
-    near_place = sum(1 for w1, _ in contexts if w1 in EN_PLACE_PREPOSITIONS)
-    return "place" if near_place >= 0.6 * n and near_place >= 2 else "person"
+    person = _person_score(s)
+    if person >= _needed(name, lower) and person > s.place:
+        return "person"
+    if s.place >= 2 and s.place >= 0.5 * n or s.placed >= 2 and s.placed >= 0.6 * n:
+        return "place"
+    return None
+
+
+def _person_score(s: _Seen) -> float:
+    """Person evidence: verbs only people do count from the second one; he/she half."""
+    return s.person + (s.actions if s.actions >= 2 else 0) + min(s.he + s.she, 3) * 0.5
+
+
+def _needed(name: str, lower: frozenset[str]) -> float:
+    """The person evidence a name needs: more for a word the text also writes in lower case
+    ("Keeper", "Lives", "Hope")."""
+    if " " in name:
+        return 1
+    return 4 if name.lower() in lower else 2
 
 
 def _en_lexicon_counts(text: str) -> Counter:

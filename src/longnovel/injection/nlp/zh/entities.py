@@ -17,6 +17,52 @@ from longnovel.injection.lexicon.zh import (
 from longnovel.injection.nlp.zh import names as zh_names
 
 
+def zh_entities(text: str, min_count: int) -> tuple[Counter, dict[str, str]]:
+    """``zh_counts`` and {person name: "m" or "f"} where the name or the text shows it."""
+    counts = zh_counts(text, min_count)
+    people = [name for (name, kind), n in counts.items() if kind == "person" and n >= min_count]
+    return counts, zh_genders(text, people)
+
+
+def zh_genders(text: str, people: list[str]) -> dict[str, str]:
+    """A person's gender from the name's own last characters (鲁三娘, 冯氏, 何掌柜's 掌柜 is not
+    enough), else from the 他 or 她 of the sentences that name this person and no other."""
+    from longnovel.injection.nlp.sentences import split_sentences
+
+    out = {}
+    votes: dict[str, Counter] = {name: Counter() for name in people}
+    for sentence in split_sentences(text, "zh"):
+        named = [n for n in people if n in sentence]
+        named = [n for n in named if not any(n != m and n in m for m in named)]
+        if len(named) == 1:
+            votes[named[0]]["f"] += sentence.count("她")
+            votes[named[0]]["m"] += len(re.findall(r"他(?![们人])", sentence))
+    for name in people:
+        by_name = _zh_name_gender(name)
+        m, f = votes[name]["m"], votes[name]["f"]
+        if by_name:
+            out[name] = by_name
+        elif f >= 2 and f > 2 * m:
+            out[name] = "f"
+        elif m >= 3 and f == 0:
+            out[name] = "m"  # 他 is also written for anyone unknown: more of it is needed
+    return out
+
+
+def _zh_name_gender(name: str) -> str | None:
+    if name.endswith(_ZH_FEMALE_ENDS):
+        return "f"
+    if name.endswith(_ZH_MALE_ENDS):
+        return "m"
+    return None
+
+
+_ZH_FEMALE_ENDS = ("娘", "姐", "嫂", "婶", "氏", "妹", "姑", "婆", "奶奶", "太太", "夫人", "姑娘",
+                   "小姐", "姨", "妈", "娘子", "丫头")
+_ZH_MALE_ENDS = ("爷", "公", "伯", "叔", "哥", "兄", "弟", "先生", "公子", "老爷", "少爷", "大爷",
+                 "相公", "和尚")
+
+
 def zh_counts(text: str, min_count: int) -> Counter:
     """Person names from the text's own statistics (invented names are not in jieba's
     dictionary), then places and organizations from jieba tags with the names masked out,

@@ -1,0 +1,99 @@
+"""Entity typing: a capitalized word is a person only with person evidence, a place with place
+evidence; common words, titles alone and dates are neither (issue 24, "Labels that are
+right")."""
+
+from __future__ import annotations
+
+from longnovel.injection.nlp.entities import extract_entities, merge_entities
+
+
+def _typed(text: str, language: str = "en") -> dict[str, tuple[str, int]]:
+    return {e["name"]: (e["type"], e["count"]) for e in extract_entities(text, language)
+            if e["type"] in ("person", "place", "org")}
+
+
+def _genders(text: str, language: str = "en") -> dict[str, str]:
+    return {e["name"]: e["gender"] for e in extract_entities(text, language) if "gender" in e}
+
+
+# A chapter written for these tests in the manner of a Victorian novel.
+NOVEL = (
+    "Arthur Holm went to Piccadilly in the morning. At Piccadilly he bought a sleeping draught "
+    "for Lucy. Lucy said she could not sleep. The Count had left Transylvania in a ship. "
+    "Lucy took the draught from Arthur. \"Herr, take this,\" said Lucy. Herr Vogel would not "
+    "take the crucifix; Herr Vogel said he would pray. Madame was silent. Later they climbed "
+    "to Montanvert. From Montanvert the glacier lay below them. Arthur told Lucy that he loved "
+    "her. Arthur said the road to Piccadilly was closed.\n"
+    "THE LIVES OF THE SAINTS. Arthur read The Lives of the Saints to Lucy. Their lives were "
+    "quiet. Madame Roux said nothing; she watched Lucy. Lucy laughed.")
+
+
+def test_places_and_common_words_are_not_people():
+    got = _typed(NOVEL)
+    assert got["Lucy"] == ("person", 8) and got["Arthur"] == ("person", 4)
+    assert got["Herr Vogel"] == ("person", 2)
+    assert got["Piccadilly"] == ("place", 3) and got["Montanvert"] == ("place", 2)
+    # an honorific alone, a common word of a heading, a country named once with "in": no person
+    people = {name for name, (kind, _) in got.items() if kind == "person"}
+    assert people == {"Lucy", "Arthur", "Herr Vogel"}
+    assert not {"Herr", "Madame", "Lives", "Transylvania", "Count"} & set(got)
+
+
+def test_a_capitalized_word_without_person_evidence_is_no_person():
+    text = ("Everyone in Harrowmere knew the tide. The keeper from Harrowmere said so. "
+            "Harrowmere wanted a new clock. A Harrowmere vessel lay at the quay. Wren walked "
+            "in Harrowmere with Pell. Pell said nothing. Wren said the clock was slow. "
+            "\"Morning, Keeper,\" said Cobb. The keeper smiled. \"Thank you, Keeper,\" said Cobb.")
+    got = _typed(text)
+    assert got["Harrowmere"] == ("place", 5)
+    assert got["Wren"] == ("person", 2) and got["Pell"] == ("person", 2)
+    assert got["Cobb"] == ("person", 2)
+    assert "Keeper" not in got  # the text writes "keeper" too: a word, used to address her
+
+
+def test_person_evidence_kinds():
+    text = ("Jory walked to the quay. Jory turned back. Jory looked at Orrin and then left. "
+            "Milo's hands shook. Milo's voice broke. His mother Nan came in. Nan wept. "
+            "The boat went past Gull Point to Port Callow. Tobin Dray fell ill. Mrs Dray sent for "
+            "Tobin Dray's mother. Mrs Dray was afraid.")
+    got = _typed(text)
+    assert got["Jory"] == ("person", 3)          # a verb only people do, three times
+    assert got["Milo"] == ("person", 2)          # his hands, his voice
+    assert got["Nan"] == ("person", 2)           # his mother Nan; Nan wept
+    assert got["Tobin Dray"] == ("person", 2)    # Dray is a person's name (Mrs Dray)
+    assert got["Mrs Dray"] == ("person", 2)
+    assert "Orrin" not in got                    # once only: below the count threshold
+
+
+def test_place_words_at_either_end():
+    text = ("They sailed from Kestrel Point to Port Callow. At Port Callow they waited. "
+            "Kestrel Point was dark. Sunder Head rose ahead; they rounded Sunder Head.")
+    got = _typed(text)
+    assert got == {"Kestrel Point": ("place", 2), "Port Callow": ("place", 2),
+                   "Sunder Head": ("place", 2)}
+
+
+def test_gender_from_honorifics_kinship_and_pronouns():
+    text = ("Orrin opened the shop. He was tired. Orrin said he would wait. Orrin counted "
+            "the money. He sighed. Edda said she was cold. Edda took the key; she left. "
+            "Edda came back. Mr. Vale laughed. Mr. Vale went out. Her aunt Mabry arrived. "
+            "Mabry said nothing. Pell said nothing. Pell left.")
+    assert _genders(text) == {"Orrin": "m", "Edda": "f", "Mr. Vale": "m", "Mabry": "f"}
+
+
+def test_merge_keeps_the_type_most_mentions_have_and_the_gender():
+    merged = merge_entities([
+        [{"name": "Harrowmere", "type": "person", "count": 2},
+         {"name": "Orrin", "type": "person", "count": 5, "gender": "m"}],
+        [{"name": "Harrowmere", "type": "place", "count": 7},
+         {"name": "Orrin", "type": "person", "count": 3},
+         {"name": "Dunmore", "type": "place", "count": 2}],
+        [{"name": "Dunmore", "type": "person", "count": 2}]])
+    assert merged == [{"name": "Orrin", "type": "person", "count": 8, "gender": "m"},
+                      {"name": "Harrowmere", "type": "place", "count": 7}]
+
+
+def test_zh_gender_from_name_and_pronouns():
+    text = ("鲁三娘在门口等着。鲁三娘说她不去了。周大有进了屋。周大有说他饿了。周大有坐下，他笑了。"
+            "周大有说他要走。")
+    assert _genders(text, "zh") == {"鲁三娘": "f", "周大有": "m"}
