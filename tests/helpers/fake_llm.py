@@ -11,6 +11,8 @@ Script it per test:
 - ``server.latency = 0.1``: seconds before each answer;
 - ``server.chaos(fail=0.2, garble=0.1, seed=1)``: random HTTP 500s and unparseable replies;
 - ``server.omit_usage = True``: replies without ``usage``;
+- ``server.usage = {...}``: the ``usage`` object sent as is (absurd counts, say), instead of
+  word counts; a reply of any size is just ``server.reply = lambda m: "word " * 2_000_000``;
 - ``server.finish = fn``: messages -> ``finish_reason`` (default ``"stop"``; ``"length"`` plays a
   reply cut off at ``max_tokens``).
 
@@ -90,6 +92,7 @@ class FakeLLM:
         self.reply: Callable[[list[dict]], str | Fault] = echo
         self.latency = 0.0
         self.omit_usage = False
+        self.usage: dict | None = None
         self.finish: Callable[[list[dict]], str] = lambda messages: "stop"
         self.requests: list[dict] = []
         self.answered: list[str] = []
@@ -209,7 +212,9 @@ class FakeLLM:
                 }
             ],
         }
-        if not self.omit_usage:
+        if self.usage is not None:
+            reply["usage"] = dict(self.usage)
+        elif not self.omit_usage:
             completion = words(text)
             reply["usage"] = {
                 "prompt_tokens": prompt,

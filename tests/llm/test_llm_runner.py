@@ -283,6 +283,7 @@ def test_accounting(llm_server, tmp_path, provider, word_tokenizer):
             "prompt_tokens": prompt,
             "completion_tokens": completion,
             "cost": pytest.approx((prompt * 1000 + completion * 2000) / 1e6),
+            "usage_flagged": 0,
         }
         assert all(r.latency_s > 0 for r in results)
     with make_runner(llm_server, tmp_path, provider, word_tokenizer, price=price) as runner:

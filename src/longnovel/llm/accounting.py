@@ -14,6 +14,8 @@ class ModelUsage:
 
     ``requests`` counts calls actually sent (retries and re-asks included); tokens cover every
     answer used, cached ones too; ``cost`` is what the calls sent in this run were charged.
+    ``usage_flagged`` counts answers whose server-reported token counts were implausible: their
+    tokens are longnovel's own count, never the server's figure.
     """
 
     requests: int = 0
@@ -23,6 +25,7 @@ class ModelUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float = 0.0
+    usage_flagged: int = 0  # replies whose reported usage was implausible (counted by longnovel)
 
     def add_tokens(
         self, prompt: int, completion: int, price: Price | None, batch: bool = False

@@ -18,7 +18,7 @@ from longnovel.llm.cache import CachedReply, ReplyCache
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.parsing import ReplyError, parse_json_reply, strip_think
 from longnovel.llm.providers import ProviderError, Reply
-from longnovel.llm.tokens import count_prompts
+from longnovel.llm.tokens import count_prompts, prompt_token_bound
 from longnovel.llm.types import Request, Result
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,20 @@ FATAL_STATUS = {
 # failure, not a reason to stop: novels are full of violence that some filters refuse.
 CONTENT_FILTER_MARKS = ("content_filter", "content_policy", "contentfilter", "1301", "敏感",
                         "unsafe content", "inappropriate content")
+
+
+# A reply far longer than ``max_tokens`` allows was not written under that limit (a broken or
+# hostile server): it is a bad reply, and only its start is kept. No tokenizer in use has tokens
+# longer than this many UTF-8 bytes.
+MAX_BYTES_PER_TOKEN = 64
+REPLY_SLACK_BYTES = 4096
+OVERSIZED = "oversized"  # the failure reason, and the finish reason stored with the cut reply
+OVERSIZED_KEEP_CHARS = 4096  # characters of an oversized reply kept as its raw text
+# Server-reported token counts beyond these bounds are implausible: the prompt holds at most one
+# token per UTF-8 byte (twice that, plus a server's own template and system text, is allowed),
+# the completion at most ``max_tokens`` (plus a few, for servers that count the end token).
+PROMPT_SLACK_TOKENS = 4096
+COMPLETION_SLACK_TOKENS = 64
 
 
 @dataclass
@@ -125,6 +139,7 @@ class Delivery:
         self._tokenizer = tokenizer
         self.halt: tuple[str, ProviderError] | None = None  # (model, error) that stops the stage
         self.unanswered = 0
+        self._flagged_models: set[str] = set()
 
     @property
     def halted(self) -> bool:
@@ -152,6 +167,7 @@ class Delivery:
         """Cache and interpret a fresh reply; deliver it when usable or when no ask is left.
         True when the job is settled, False when it is to be asked again."""
         config = self.models[job.model]
+        reply = bound_reply(reply, config)
         usage = self.reply_usage(job, reply)
         self.accounts.of(job.model).add_tokens(*usage.values(), config.price, batch)
         self.cache.put(job.cache_key, config, to_cached(reply, usage, job.reasking))
@@ -168,10 +184,10 @@ class Delivery:
 
     def keep(self, key: str, model: str, reply: Reply) -> None:
         """Cache a reply that no job of this run needs (it was paid for)."""
-        completion = reply.completion_tokens
-        if completion is None:
-            completion = self.tokenizer.count(reply.text)
-        usage = {"prompt_tokens": reply.prompt_tokens or 0, "completion_tokens": completion}
+        reply = bound_reply(reply, self.models[model])
+        # its prompt is not known here: a count the server did not send (or sent implausible)
+        # is stored as 0
+        usage = self.reply_usage(Job(key, model, [], None, [], 0, prompt_is_exact=True), reply)
         self.cache.put(key, self.models[model], to_cached(reply, usage, False))
 
     def settle_error(self, job: Job, exc: ProviderError, out: Outbox) -> None:
@@ -205,6 +221,9 @@ class Delivery:
     def interpret(self, job: Job, text: str, usage: dict, finish_reason,
                   latency: float = 0.0) -> Result:
         """A Result from a reply text: parsed against the job's schema, or checked non-empty."""
+        config = self.models[job.model]
+        if is_oversized(text, config):  # a row cached before oversized replies were cut
+            text, finish_reason = cut_reply(text, config), OVERSIZED
         clean = strip_think(text)
         result = Result(
             key="",
@@ -219,6 +238,8 @@ class Delivery:
         try:
             if finish_reason == "length":
                 raise ReplyError("truncated", "the reply stopped at max_tokens")
+            if finish_reason == OVERSIZED:
+                raise ReplyError(OVERSIZED, "the reply is far longer than max_tokens allows")
             if job.schema is not None:
                 result.parsed = parse_json_reply(text, job.schema)
             elif not clean:
@@ -228,17 +249,106 @@ class Delivery:
         return result
 
     def reply_usage(self, job: Job, reply: Reply) -> dict:
-        """The server's token counts, or the tokenizer's when the server sent none."""
-        prompt = reply.prompt_tokens
-        if prompt is None:
-            if not job.prompt_is_exact:
-                job.prompt_tokens = count_prompts([job.messages], self.tokenizer)[0]
-                job.prompt_is_exact = True
-            prompt = job.prompt_tokens
-        completion = reply.completion_tokens
-        if completion is None:
-            completion = self.tokenizer.count(reply.text) if reply.text else 0
-        return {"prompt_tokens": int(prompt), "completion_tokens": int(completion)}
+        """The server's token counts when plausible, else the tokenizer's: missing counts are
+        counted, implausible ones (negative, not integers, beyond what the prompt or
+        ``max_tokens`` allow) too, and the request is counted under ``usage_flagged``."""
+        return self._checked_usage(job, reply.prompt_tokens, reply.completion_tokens, reply.text,
+                                   reply.finish_reason)
+
+    def stored_usage(self, job: Job, reply: CachedReply) -> dict:
+        """A cached reply's token counts, checked as a fresh reply's are (rows written by older
+        versions may hold a server's implausible counts)."""
+        return self._checked_usage(job, reply.prompt_tokens, reply.completion_tokens, reply.text,
+                                   reply.finish_reason)
+
+    def _checked_usage(self, job: Job, prompt, completion, text: str, finish_reason) -> dict:
+        config = self.models[job.model]
+        prompt_limit = (2 * prompt_token_bound(job.messages) if job.messages
+                        else 2 * config.context_window) + PROMPT_SLACK_TOKENS
+        checked_prompt = plausible_count(prompt, prompt_limit)
+        checked_completion = plausible_count(completion,
+                                             config.max_tokens + COMPLETION_SLACK_TOKENS)
+        implausible = [f"{name}={value!r}"[:60] for name, value, checked in (
+            ("prompt_tokens", prompt, checked_prompt),
+            ("completion_tokens", completion, checked_completion))
+            if value is not None and checked is None]
+        if implausible:
+            self._flag_usage(job.model, implausible)
+        if checked_prompt is None:
+            checked_prompt = self._own_prompt_count(job)
+        if checked_completion is None:
+            checked_completion = self._own_completion_count(text, finish_reason, config)
+        return {"prompt_tokens": checked_prompt, "completion_tokens": checked_completion}
+
+    def _own_prompt_count(self, job: Job) -> int:
+        if not job.messages:
+            return 0
+        if not job.prompt_is_exact:
+            job.prompt_tokens = count_prompts([job.messages], self.tokenizer)[0]
+            job.prompt_is_exact = True
+        return job.prompt_tokens
+
+    def _own_completion_count(self, text: str, finish_reason, config: ModelConfig) -> int:
+        if finish_reason == OVERSIZED or is_oversized(text, config):
+            return config.max_tokens  # the most a server that kept to max_tokens could bill
+        return self.tokenizer.count(text) if text else 0
+
+    def _flag_usage(self, model: str, implausible: list[str]) -> None:
+        """Count a request whose usage was implausible; say so once per model and run."""
+        self.accounts.of(model).usage_flagged += 1
+        if model in self._flagged_models:
+            return
+        self._flagged_models.add(model)
+        notice(f"model '{model}' reported implausible token usage ({', '.join(implausible)}); "
+               "longnovel counts those tokens itself, and counts such requests under "
+               "usage_flagged in the stage's manifest")
+
+
+def plausible_count(value, limit: int) -> int | None:
+    """``value`` as a token count when it is a whole number in ``[0, limit]``, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or not 0 <= value <= limit:
+        return None
+    return value
+
+
+def reply_byte_limit(config: ModelConfig) -> int:
+    """The most UTF-8 bytes a reply of at most ``max_tokens`` tokens can hold."""
+    return config.max_tokens * MAX_BYTES_PER_TOKEN + REPLY_SLACK_BYTES
+
+
+def is_oversized(text: str, config: ModelConfig) -> bool:
+    """True when ``text`` is longer than ``max_tokens`` tokens could ever be."""
+    limit = reply_byte_limit(config)
+    if len(text) > limit:  # at least one byte per character: no need to encode 8 MB
+        return True
+    return 4 * len(text) > limit and len(text.encode("utf-8")) > limit
+
+
+def cut_reply(text: str, config: ModelConfig) -> str:
+    """The start of an oversized reply, with a note of what was cut."""
+    return (f"{text[:OVERSIZED_KEEP_CHARS]}\n[cut by longnovel: the reply had {len(text)} "
+            f"characters, more than max_tokens {config.max_tokens} allows]")
+
+
+def bound_reply(reply: Reply, config: ModelConfig) -> Reply:
+    """``reply``, or when it is oversized its cut start with the finish reason ``oversized``
+    (what the cache stores, so the full reply is never kept)."""
+    if not is_oversized(reply.text, config):
+        return reply
+    return replace(reply, text=cut_reply(reply.text, config), finish_reason=OVERSIZED)
+
+
+def notice(message: str) -> None:
+    """One line for the user on stderr, printed above any progress bar."""
+    import sys
+
+    from tqdm import tqdm
+
+    tqdm.write(message, file=sys.stderr)
 
 
 def is_content_filter(exc: ProviderError) -> bool:

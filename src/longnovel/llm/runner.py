@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from longnovel.llm.accounting import Accounts
-from longnovel.llm.cache import CachedReply, ReplyCache, request_key
+from longnovel.llm.cache import ReplyCache, request_key
 from longnovel.llm.config import ModelConfig
 from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox
 from longnovel.llm.providers import ProviderError, Reply, make_provider
@@ -152,9 +152,8 @@ class LLMRunner:
             if reply is None:
                 pending.append(job)
                 continue
-            result = self.delivery.interpret(
-                job, reply.text, _stored_usage(reply), reply.finish_reason
-            )
+            stored_usage = self.delivery.stored_usage(job, reply)
+            result = self.delivery.interpret(job, reply.text, stored_usage, reply.finish_reason)
             if not result.ok and reply.asks < 2 and result.error != "truncated":
                 job.asks_left, job.reasking = 1, True  # asked again once, fresh
                 pending.append(job)
@@ -165,7 +164,7 @@ class LLMRunner:
             usage = self.accounts.of(job.model)
             usage.cache_hits += len(job.indices)
             # tokens once per distinct request, as when it was sent
-            usage.add_tokens(reply.prompt_tokens, reply.completion_tokens, None)
+            usage.add_tokens(*stored_usage.values(), None)
             self.delivery.deliver(job, result, out)
         return pending
 
@@ -284,10 +283,6 @@ class LLMRunner:
             disable=not self.progress,
             dynamic_ncols=True,
         )
-
-
-def _stored_usage(reply: CachedReply) -> dict:
-    return {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens}
 
 
 def _group_order(job: Job) -> tuple[int, int]:
