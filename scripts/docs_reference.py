@@ -71,6 +71,8 @@ DESCRIPTIONS: dict[str, str] = {
     "models.<name>.timeout_s": "Seconds before a request times out (then retried).",
     "models.<name>.max_retries": "Retries of 429, 5xx, timeouts and dropped connections, with "
     "exponential backoff and Retry-After honoured.",
+    "models.<name>.retry_after_max_s": "Longest Retry-After waited for; a longer one leaves the "
+    "request unanswered (`retry_after`) for the next build.",
     "models.<name>.context_window": "Prompts that do not fit with `max_tokens` are refused "
     "before sending.",
     "models.<name>.extra_body": "Extra fields of the request body, e.g. `{chat_template_kwargs: "

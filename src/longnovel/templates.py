@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cache
 from importlib import resources
 
@@ -31,3 +32,17 @@ def prompts_digest(prefix: str) -> str:
             digest.update(f"{language}/{name}\0".encode())
             digest.update((root / language / name).read_bytes())
     return digest.hexdigest()[:16]
+
+
+def escape_tags(text: str, names: tuple[str, ...]) -> str:
+    """``text`` to paste between a prompt's ``<name>`` tags, with any tag of those names inside
+    it (``</summary>``, ``< Summary >``) written ``&lt;/summary>``: pasted text can then neither
+    close its block nor open another. Text without such tags is returned unchanged."""
+    pattern = _tag_pattern(names)
+    return pattern.sub(lambda m: f"&lt;{m.group(1)}{m.group(2)}", text)
+
+
+@cache
+def _tag_pattern(names: tuple[str, ...]) -> re.Pattern:
+    alternatives = "|".join(re.escape(name) for name in names)
+    return re.compile(rf"<\s*(/?)\s*({alternatives})(?![\w-])", re.IGNORECASE)

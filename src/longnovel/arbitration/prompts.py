@@ -8,7 +8,10 @@ and SGLang prefix caching (and hosted prompt caching) compute once. In a judgmen
 summary and the rubric come before the summary under check, so a judge's requests about one
 window share those too.
 
-Templates are ``longnovel/prompts/<lang>/arbitrate_*.txt``.
+Templates are ``longnovel/prompts/<lang>/arbitrate_*.txt``. The article, the reference and the
+summary are pasted between tags (``<article>``, ``<reference>``, ``<summary>``); a tag of those
+names inside pasted text is escaped (``&lt;/summary>``), so a summary cannot close its block and
+write instructions of its own after it.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from longnovel.templates import load_prompt, prompt_language
+from longnovel.templates import escape_tags, load_prompt, prompt_language
 
 BLOCK_JOIN = "\n\n"
 ARTICLE_FIRST = "article_first"
 TASK_FIRST = "task_first"  # the naive layout, kept only to measure the difference (bench/prefix.py)
 _PLACEHOLDER = re.compile(r"\{(article|reference|summary|target)\}")
 _WRAPPER = re.compile(r"^\s*<summary>\s*(.*?)\s*</summary>\s*$", re.DOTALL)
+DELIMITERS = ("article", "reference", "summary")  # the tags of the arbitrate_* templates
 _LABEL = re.compile(r"^\s*(?:\*\*)?(?:summary|摘要)(?:\*\*)?\s*[:：]\s*", re.IGNORECASE)
 
 
@@ -32,8 +36,10 @@ def template(name: str, language: str) -> str:
 
 
 def fill(text: str, **values: str) -> str:
-    """Replace ``{article}``-style placeholders; other braces (the JSON examples) stay."""
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+    """Replace ``{article}``-style placeholders with the values, their tags escaped; other
+    braces (the JSON examples) stay."""
+    escaped = {name: escape_tags(value, DELIMITERS) for name, value in values.items()}
+    return _PLACEHOLDER.sub(lambda m: escaped.get(m.group(1), m.group(0)), text)
 
 
 @dataclass(frozen=True)

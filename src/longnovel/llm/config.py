@@ -43,6 +43,7 @@ class ModelConfig(BaseModel, extra="forbid"):
     max_tokens: int = Field(1024, ge=1)
     timeout_s: float = Field(120.0, gt=0)
     max_retries: int = Field(5, ge=0)
+    retry_after_max_s: float = Field(300.0, ge=0)
     context_window: int = Field(32768, ge=1)
     extra_body: dict = Field(default_factory=dict)
     price: Price = Field(default_factory=Price)

@@ -36,6 +36,7 @@ FATAL_STATUS = {
 }
 # A 400 that blocks one prompt's content (a provider's moderation) is that request's final
 # failure, not a reason to stop: novels are full of violence that some filters refuse.
+RETRY_AFTER = "retry_after"  # the failure reason of a request whose Retry-After was too long
 CONTENT_FILTER_MARKS = ("content_filter", "content_policy", "contentfilter", "1301", "敏感",
                         "unsafe content", "inappropriate content")
 
@@ -88,29 +89,45 @@ class Outbox:
 class Backoff:
     """The retry policy of every call to a server: up to ``max_retries`` retries of a retryable
     ProviderError, waiting the server's Retry-After when it sent one, else exponentially from
-    ``initial_s`` to at most ``max_s``, with jitter."""
+    ``initial_s`` to at most ``max_s``, with jitter. A Retry-After longer than the caller's
+    ``max_wait_s`` is not waited for: the call fails at once with reason ``retry_after``."""
 
     def __init__(self, initial_s: float = 1.0, max_s: float = 60.0):
         self.initial_s = initial_s
         self.max_s = max_s
 
-    def retrying(self, max_retries: int, on_retry):
-        """A tenacity AsyncRetrying; ``on_retry(error)`` is called before each wait."""
+    def retrying(self, max_retries: int, on_retry, max_wait_s: float = float("inf")):
+        """A tenacity AsyncRetrying; ``on_retry(error, seconds)`` is called before each wait."""
         from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
+
+        def worth_retrying(error: BaseException) -> bool:
+            return (isinstance(error, ProviderError) and error.retryable
+                    and not asks_too_long(error, max_wait_s))
 
         return AsyncRetrying(
             stop=stop_after_attempt(max_retries + 1),
             wait=self.wait,
-            retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
-            before_sleep=lambda state: on_retry(state.outcome.exception()),
+            retry=retry_if_exception(worth_retrying),
+            before_sleep=lambda state: on_retry(state.outcome.exception(),
+                                                state.next_action.sleep),
             reraise=True,
         )
 
-    async def call(self, max_retries: int, on_retry, method, *args):
+    async def call(self, max_retries: int, on_retry, method, *args,
+                   max_wait_s: float = float("inf")):
         """``await method(*args)``, retried under this policy."""
-        async for attempt in self.retrying(max_retries, on_retry):
-            with attempt:
-                return await method(*args)
+        try:
+            async for attempt in self.retrying(max_retries, on_retry, max_wait_s):
+                with attempt:
+                    return await method(*args)
+        except ProviderError as exc:
+            if asks_too_long(exc, max_wait_s):
+                raise ProviderError(
+                    RETRY_AFTER, f"{exc.reason}: the server asked to wait "
+                    f"{duration(exc.retry_after)} before retrying, more than retry_after_max_s "
+                    f"({duration(max_wait_s)})", retryable=True, retry_after=exc.retry_after,
+                ) from exc
+            raise
         raise AssertionError("unreachable: tenacity re-raises the last error")
 
     def wait(self, state) -> float:
@@ -123,6 +140,62 @@ class Backoff:
         return base + random.uniform(0, self.initial_s)
 
 
+def asks_too_long(error: BaseException, max_wait_s: float) -> bool:
+    """True when ``error`` carries a Retry-After longer than ``max_wait_s``."""
+    wait = getattr(error, "retry_after", None)
+    return isinstance(error, ProviderError) and wait is not None and wait > max_wait_s
+
+
+def duration(seconds: float | None) -> str:
+    """A wait for people: ``45 s``, ``4 min 50 s``, ``3 h 20 min``, ``2 days 1 h``."""
+    if seconds is None or seconds == float("inf"):
+        return "forever"
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min" + (f" {seconds % 60} s" if seconds % 60 else "")
+    if seconds < 86400:
+        minutes = seconds % 3600 // 60
+        return f"{seconds // 3600} h" + (f" {minutes} min" if minutes else "")
+    days, hours = seconds // 86400, seconds % 86400 // 3600
+    return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
+
+
+class Waits:
+    """The lines that say why a model's requests are waiting: a wait of ``notice_s`` or more
+    is announced once per wave (waits that end within ``notice_s`` of an announced one are
+    not), and a refused Retry-After once per model and run."""
+
+    def __init__(self, notice_s: float = 30.0):
+        self.notice_s = notice_s
+        self._until: dict[str, float] = {}
+        self._refused: set[str] = set()
+
+    def waiting(self, model: str, error: BaseException, seconds: float) -> None:
+        """Say that ``model``'s requests wait ``seconds`` after ``error``, when it is long."""
+        ends = time.time() + seconds
+        if seconds < self.notice_s or ends < self._until.get(model, 0.0) + self.notice_s:
+            return
+        self._until[model] = ends
+        reason = getattr(error, "reason", type(error).__name__)
+        why = "as its Retry-After asks" if getattr(error, "retry_after", None) else "backing off"
+        until = time.strftime("%H:%M:%S", time.localtime(ends))
+        notice(f"model '{model}': the server answered {reason}; waiting {duration(seconds)} "
+               f"({why}, until {until}) before retrying. Ctrl-C stops: answers so far are "
+               "cached, and the next build sends only the rest.")
+
+    def refused(self, model: str, error: ProviderError, max_wait_s: float) -> None:
+        """Say, once, that ``model``'s server asked for a wait longer than the config allows."""
+        if model in self._refused:
+            return
+        self._refused.add(model)
+        notice(f"model '{model}': the server asked to wait {duration(error.retry_after)} "
+               f"(Retry-After), more than retry_after_max_s ({duration(max_wait_s)}): such "
+               "requests are left unanswered, the stage is partial and the next build sends "
+               f"them again; raise models.{model}.retry_after_max_s to wait instead.")
+
+
 class Delivery:
     """Turns replies and errors into Results for a runner's jobs: interprets, caches and counts
     them, and records what stops the stage (``halt``) or leaves requests unanswered.
@@ -131,11 +204,12 @@ class Delivery:
     """
 
     def __init__(self, models: dict[str, ModelConfig], cache: ReplyCache, accounts: Accounts,
-                 tokenizer, backoff: Backoff):
+                 tokenizer, backoff: Backoff, waits: Waits | None = None):
         self.models = models
         self.cache = cache
         self.accounts = accounts
         self.backoff = backoff
+        self.waits = waits or Waits()
         self._tokenizer = tokenizer
         self.halt: tuple[str, ProviderError] | None = None  # (model, error) that stops the stage
         self.unanswered = 0
@@ -155,12 +229,21 @@ class Delivery:
 
     async def call(self, model: str, what: str, method, *args):
         """One call to ``model``'s server under the retry policy; retries are counted."""
-        def on_retry(error) -> None:
+        config = self.models[model]
+
+        def on_retry(error, seconds: float) -> None:
             self.accounts.of(model).retries += 1
             log.debug("retrying %s of %s on %s: %s", what, model, getattr(error, "reason", "?"),
                       error)
+            self.waits.waiting(model, error, seconds)
 
-        return await self.backoff.call(self.models[model].max_retries, on_retry, method, *args)
+        try:
+            return await self.backoff.call(config.max_retries, on_retry, method, *args,
+                                           max_wait_s=config.retry_after_max_s)
+        except ProviderError as exc:
+            if exc.reason == RETRY_AFTER:
+                self.waits.refused(model, exc, config.retry_after_max_s)
+            raise
 
     def take_reply(self, job: Job, reply: Reply, latency: float, out: Outbox,
                    batch: bool = False) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 from longnovel.llm.accounting import Accounts
 from longnovel.llm.cache import ReplyCache, request_key
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox
+from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox, Waits
 from longnovel.llm.providers import ProviderError, Reply, make_provider
 from longnovel.llm.providers.base import check_keys
 from longnovel.llm.tokens import count_prompts, prompt_token_bound
@@ -42,7 +42,8 @@ class LLMRunner:
     """Runs a stage's requests through the cache and the configured providers.
 
     ``retry_initial_s`` and ``retry_max_s`` shape the exponential backoff (tests shorten them);
-    a server's Retry-After takes precedence. Models in batch mode send through their provider's
+    a server's Retry-After takes precedence, up to the model's ``retry_after_max_s``; a wait of
+    ``notice_wait_s`` or more is announced on stderr. Models in batch mode send through their provider's
     batch API (``longnovel.llm.batch``); ``batch_store`` is the SQLite file that records their
     batches (default: the cache file). What both ways of sending share is in
     ``longnovel.llm.delivery``.
@@ -58,6 +59,7 @@ class LLMRunner:
         retry_initial_s: float = 1.0,
         retry_max_s: float = 60.0,
         batch_store: str | Path | None = None,
+        notice_wait_s: float = 30.0,
     ):
         self.models = models
         self.stage = stage
@@ -66,7 +68,8 @@ class LLMRunner:
         self.batch_store_path = Path(batch_store or cache_path)
         self.accounts = Accounts()
         backoff = Backoff(retry_initial_s, retry_max_s)
-        self.delivery = Delivery(models, self.cache, self.accounts, tokenizer, backoff)
+        self.delivery = Delivery(models, self.cache, self.accounts, tokenizer, backoff,
+                                 Waits(notice_wait_s))
 
     # -- public API ---------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -14,7 +15,6 @@ from longnovel.llm.config import ModelConfig
 from longnovel.llm.types import MissingKeyError
 
 NO_AUTH_KEY = "EMPTY"  # what local servers without auth (vLLM, llama.cpp) accept
-MAX_RETRY_AFTER_S = 300.0
 
 
 def tls_verify(base_url: str | None):
@@ -100,13 +100,14 @@ def key_status(config: ModelConfig) -> str:
 
 
 def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date), as
+    the server asks: the runner decides whether to wait that long (``retry_after_max_s``)."""
     if not headers:
         return None
     millis = headers.get("retry-after-ms")
     if millis:
         try:
-            return min(max(float(millis) / 1000.0, 0.0), MAX_RETRY_AFTER_S)
+            return _seconds(float(millis) / 1000.0)
         except ValueError:
             pass
     value = headers.get("retry-after")
@@ -119,7 +120,12 @@ def parse_retry_after(headers: Mapping[str, str] | None) -> float | None:
             seconds = parsedate_to_datetime(value).timestamp() - time.time()
         except (TypeError, ValueError):
             return None
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
+    return _seconds(seconds)
+
+
+def _seconds(value: float) -> float | None:
+    """A wait in seconds, at least 0; None for NaN (no usable header)."""
+    return None if math.isnan(value) else max(value, 0.0)
 
 
 def redact(text: str, secret: str | None) -> str:
