@@ -1,6 +1,8 @@
 """Durable reply cache in SQLite (WAL), safe for several threads and processes.
 
 Each answer is committed as it arrives, so a killed run loses only its in-flight requests.
+The same file holds the leases of requests in flight (``longnovel.llm.leases``), so two builds
+sharing it never pay for one prompt twice.
 The key hashes what decides a reply (provider, model, endpoint, messages, sampling parameters),
 never the parser and never credentials: no API key is stored here. The endpoint is the model's
 ``cache_namespace`` when set, else its ``base_url``: two local servers that both call their
@@ -115,6 +117,12 @@ class ReplyCache:
                              "(?,?,?,?,?,?,?,?,?)", row)
             if not self._deferred:
                 self._db.commit()
+
+    @contextmanager
+    def locked(self):
+        """The connection, held by this thread for the block (the leases' own statements)."""
+        with self._lock:
+            yield self._db
 
     @contextmanager
     def transaction(self):

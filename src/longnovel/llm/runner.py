@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from longnovel.llm.accounting import Accounts
-from longnovel.llm.cache import ReplyCache, request_key
+from longnovel.llm.cache import CachedReply, ReplyCache, request_key
 from longnovel.llm.config import ModelConfig
-from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox, Waits
+from longnovel.llm.delivery import FATAL_STATUS, Backoff, Delivery, Job, Outbox, Waits, notice
+from longnovel.llm.leases import LEASE_TTL_S, Holder, Leases
 from longnovel.llm.providers import ProviderError, Reply, make_provider
 from longnovel.llm.providers.base import check_keys
 from longnovel.llm.tokens import count_prompts, prompt_token_bound
@@ -43,10 +44,12 @@ class LLMRunner:
 
     ``retry_initial_s`` and ``retry_max_s`` shape the exponential backoff (tests shorten them);
     a server's Retry-After takes precedence, up to the model's ``retry_after_max_s``; a wait of
-    ``notice_wait_s`` or more is announced on stderr. Models in batch mode send through their provider's
-    batch API (``longnovel.llm.batch``); ``batch_store`` is the SQLite file that records their
-    batches (default: the cache file). What both ways of sending share is in
-    ``longnovel.llm.delivery``.
+    ``notice_wait_s`` or more is announced on stderr. A live request is sent only under a lease
+    in the cache file (``longnovel.llm.leases``): one that another runner sharing the file has in
+    flight is awaited, polled every ``lease_poll_s``, never sent twice. Models in batch mode
+    send through their provider's batch API (``longnovel.llm.batch``); ``batch_store`` is the
+    SQLite file that records their batches (default: the cache file). What both ways of
+    sending share is in ``longnovel.llm.delivery``.
     """
 
     def __init__(
@@ -60,6 +63,8 @@ class LLMRunner:
         retry_max_s: float = 60.0,
         batch_store: str | Path | None = None,
         notice_wait_s: float = 30.0,
+        lease_ttl_s: float = LEASE_TTL_S,
+        lease_poll_s: float = 0.5,
     ):
         self.models = models
         self.stage = stage
@@ -67,6 +72,10 @@ class LLMRunner:
         self.cache = ReplyCache(cache_path)
         self.batch_store_path = Path(batch_store or cache_path)
         self.accounts = Accounts()
+        self.lease_ttl_s = lease_ttl_s
+        self.lease_poll_s = lease_poll_s
+        self.leases: Leases | None = None  # while sending
+        self._awaited: set[str] = set()  # models whose requests were found in flight elsewhere
         backoff = Backoff(retry_initial_s, retry_max_s)
         self.delivery = Delivery(models, self.cache, self.accounts, tokenizer, backoff,
                                  Waits(notice_wait_s))
@@ -149,27 +158,27 @@ class LLMRunner:
     def _serve_from_cache(self, jobs: list[Job], out: Outbox) -> list[Job]:
         """Answer jobs from the cache; return those still to send."""
         stored = self.cache.get_many([job.cache_key for job in jobs])
-        pending = []
-        for job in jobs:
-            reply = stored.get(job.cache_key)
-            if reply is None:
-                pending.append(job)
-                continue
-            stored_usage = self.delivery.stored_usage(job, reply)
-            result = self.delivery.interpret(job, reply.text, stored_usage, reply.finish_reason)
-            if not result.ok and reply.asks < 2 and result.error != "truncated":
-                job.asks_left, job.reasking = 1, True  # asked again once, fresh
-                pending.append(job)
-                continue
-            if not result.ok:  # already re-asked once, in this run or an earlier one
-                self.accounts.fail(job.model, result.error, len(job.indices))
-            result.cached = True
-            usage = self.accounts.of(job.model)
-            usage.cache_hits += len(job.indices)
-            # tokens once per distinct request, as when it was sent
-            usage.add_tokens(*stored_usage.values(), None)
-            self.delivery.deliver(job, result, out)
-        return pending
+        return [job for job in jobs if not self._use_stored(job, stored.get(job.cache_key), out)]
+
+    def _use_stored(self, job: Job, reply: CachedReply | None, out: Outbox) -> bool:
+        """Deliver a stored reply; False when the job is still to send (no reply, or an unusable
+        one asked only once: it is then asked again, fresh)."""
+        if reply is None:
+            return False
+        stored_usage = self.delivery.stored_usage(job, reply)
+        result = self.delivery.interpret(job, reply.text, stored_usage, reply.finish_reason)
+        if not result.ok and reply.asks < 2 and result.error != "truncated":
+            job.asks_left, job.reasking = 1, True
+            return False
+        if not result.ok:  # already re-asked once, in this run or an earlier one
+            self.accounts.fail(job.model, result.error, len(job.indices))
+        result.cached = True
+        usage = self.accounts.of(job.model)
+        usage.cache_hits += len(job.indices)
+        # tokens once per distinct request, as when it was sent
+        usage.add_tokens(*stored_usage.values(), None)
+        self.delivery.deliver(job, result, out)
+        return True
 
     def _count_prompt_tokens(self, jobs: list[Job]) -> None:
         """Set each job's prompt tokens: the caller's hint when given, else the tokenizer's count
@@ -217,17 +226,18 @@ class LLMRunner:
         # every key is checked before anything is sent, and every missing one named at once
         check_keys({name: self.models[name] for name in sorted(live | batched)})
         providers = {name: make_provider(name, self.models[name]) for name in sorted(live)}
+        self.leases = Leases(self.cache, self.lease_ttl_s)
+        renewing = asyncio.create_task(self.leases.keep_renewed())
         try:
             jobs = self._guard_context(jobs, out)
             workers = [self._send_batches(name, [j for j in jobs if j.model == name], out)
                        for name in sorted(batched)]
-            for name, provider in providers.items():
-                queue = deque(sorted((j for j in jobs if j.model == name), key=_group_order))
-                limits = _Limits(self.models[name])
-                count = min(self.models[name].max_concurrency, len(queue))
-                workers += [self._worker(queue, provider, limits, out) for _ in range(count)]
+            workers += [self._serve_model(provider, [j for j in jobs if j.model == name], out)
+                        for name, provider in providers.items()]
             await asyncio.gather(*workers)
         finally:
+            renewing.cancel()
+            self.leases.release_all()
             await asyncio.gather(*(p.aclose() for p in providers.values()), return_exceptions=True)
 
     async def _send_batches(self, name: str, jobs: list[Job], out: Outbox) -> None:
@@ -239,10 +249,67 @@ class LLMRunner:
                                  self.progress)
             await sender.run(jobs)
 
-    async def _worker(self, queue: deque, provider, limits: _Limits, out: Outbox) -> None:
+    async def _serve_model(self, provider, jobs: list[Job], out: Outbox) -> None:
+        """Send one model's jobs, window by window, within its limits. Jobs another runner has
+        in flight wait until their lease is free: then their reply is in the cache, or (the
+        owner failed or died) they are sent here."""
+        if not jobs:
+            return
+        config = self.models[jobs[0].model]
+        limits = _Limits(config)
+        queue = deque(sorted(jobs, key=_group_order))
+        waiting: list[Job] = []
+        while (queue or waiting) and not self.delivery.halted:
+            if queue:
+                count = min(config.max_concurrency, len(queue))
+                await asyncio.gather(*(self._worker(queue, waiting, provider, limits, out)
+                                       for _ in range(count)))
+            else:
+                await asyncio.sleep(self.lease_poll_s)
+                queue.extend(self._no_longer_held(waiting, out))
+
+    async def _worker(self, queue: deque, waiting: list[Job], provider, limits: _Limits,
+                      out: Outbox) -> None:
         while queue and not self.delivery.halted:
             job = queue.popleft()
-            await self._answer(job, provider, limits, out)
+            if not self._claim(job, waiting, out):
+                continue
+            try:
+                await self._answer(job, provider, limits, out)
+            finally:
+                self.leases.release(job.cache_key)
+
+    def _claim(self, job: Job, waiting: list[Job], out: Outbox) -> bool:
+        """Take the job's lease; True when it is to be sent from here. A job held by another
+        runner waits; one answered meanwhile (by another runner) is delivered from the cache."""
+        holder = self.leases.claim(job.cache_key)
+        if holder is not None:
+            waiting.append(job)
+            self._say_awaited(job.model, holder)
+            return False
+        if self._use_stored(job, self.cache.get(job.cache_key), out):
+            self.leases.release(job.cache_key)
+            return False
+        return True
+
+    def _no_longer_held(self, waiting: list[Job], out: Outbox) -> list[Job]:
+        """Take the jobs whose lease is free off ``waiting``: deliver those answered, return the
+        others (to send)."""
+        free = self.leases.free([job.cache_key for job in waiting])
+        if not free:
+            return []
+        stored = self.cache.get_many(sorted(free))
+        ready = [job for job in waiting if job.cache_key in free]
+        waiting[:] = [job for job in waiting if job.cache_key not in free]
+        return [job for job in ready if not self._use_stored(job, stored.get(job.cache_key), out)]
+
+    def _say_awaited(self, model: str, holder: Holder) -> None:
+        if model in self._awaited:
+            return
+        self._awaited.add(model)
+        notice(f"model '{model}': some requests are in flight in another process sharing the "
+               f"cache {self.cache.path} ({holder.describe()}); their replies are awaited, not "
+               "sent again")
 
     async def _answer(self, job: Job, provider, limits: _Limits, out: Outbox) -> None:
         """Ask until a usable reply (at most ``asks_left`` times); cache every reply."""
