@@ -51,7 +51,8 @@ GARBLED = "Sorry, I would rather talk about something else today."
 
 @dataclass(frozen=True)
 class Fault:
-    """A scripted misbehaviour: ``status``, ``hang`` (sleep, then answer), ``malformed``, ``drop``."""
+    """A scripted misbehaviour: ``status``, ``hang`` (sleep, then answer), ``malformed``,
+    ``drop``."""
 
     kind: str
     code: int = 500

@@ -141,7 +141,7 @@ def test_an_expired_lease_of_another_host_is_taken_over(llm_server, tmp_path, wo
     cache_path = tmp_path / "cache.sqlite"
     Leases(ReplyCache(cache_path)).cache.close()
     config = model_config(llm_server, "openai")
-    for request, expires in zip(batch, (time.time() - 1, time.time() + 0.5)):
+    for request, expires in zip(batch, (time.time() - 1, time.time() + 0.5), strict=True):
         foreign_lease(cache_path, request_key(config, request.messages), 1, "elsewhere", expires)
     with make_runner(llm_server, tmp_path, "openai", word_tokenizer) as runner:
         runner.lease_poll_s = 0.05

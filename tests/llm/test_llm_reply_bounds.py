@@ -84,8 +84,9 @@ def test_absurd_usage_is_flagged_and_never_summed(
     assert all(r.ok for r in results)
     prompts = count_prompts([r.messages for r in batch], word_tokenizer)
     completions = [word_tokenizer.count(r.text) for r in results]
+    pairs = zip(prompts, completions, strict=True)
     assert [r.usage for r in results] == [
-        {"prompt_tokens": p, "completion_tokens": c} for p, c in zip(prompts, completions)]
+        {"prompt_tokens": p, "completion_tokens": c} for p, c in pairs]
     assert (usage["prompt_tokens"], usage["completion_tokens"]) == (sum(prompts), sum(completions))
     assert usage["usage_flagged"] == 3
     assert usage["cost"] == pytest.approx((sum(prompts) + sum(completions)) / 1e6)
@@ -94,7 +95,7 @@ def test_absurd_usage_is_flagged_and_never_summed(
     with sqlite3.connect(tmp_path / "cache.sqlite") as db:
         stored = db.execute("SELECT prompt_tokens, completion_tokens FROM replies "
                             "ORDER BY prompt_tokens").fetchall()
-    assert sorted(stored) == sorted(zip(prompts, completions))
+    assert sorted(stored) == sorted(zip(prompts, completions, strict=True))
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -133,3 +134,19 @@ def test_old_cache_rows_with_absurd_usage_or_a_huge_text_are_checked(
     assert second.ok and not second.cached and llm_server.count() == 1
     assert usage["usage_flagged"] == 1 and usage["prompt_tokens"] < 100
     assert max(length for length, *_ in cached_rows(tmp_path / "cache.sqlite")) < 100
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_batch_lines_are_bounded_the_same_way(llm_server, tmp_path, provider, word_tokenizer):
+    big = "word " * 100_000  # 500 kB for max_tokens 64
+    llm_server.reply = lambda m: big if m[-1]["content"].endswith("0") else "fine"
+    llm_server.usage = {"prompt_tokens": -1, "completion_tokens": 2, "total_tokens": 1}
+    settings = {"mode": "batch", "batch_poll_s": 0.02, "max_tokens": 64}
+    with make_runner(llm_server, tmp_path, provider, word_tokenizer, **settings) as runner:
+        huge, fine = runner.run(requests(2))
+        usage = runner.usage()["m"]
+    assert (huge.ok, huge.error, fine.ok, fine.text) == (False, "oversized", True, "fine")
+    assert len(llm_server.batches) == 2  # the oversized line was asked again, in a second batch
+    # the prompt counts (-1) are flagged; the completion counts (2) are plausible and kept
+    assert usage["usage_flagged"] == 3 and usage["completion_tokens"] == 3 * 2
+    assert max(length for length, *_ in cached_rows(tmp_path / "cache.sqlite")) < 5000

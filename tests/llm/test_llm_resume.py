@@ -1,4 +1,5 @@
-"""An interrupted run keeps every answer it committed and re-pays at most one concurrency's worth."""
+"""An interrupted run keeps every answer it committed and re-pays at most one concurrency's
+worth."""
 
 import os
 import signal

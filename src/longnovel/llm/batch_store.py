@@ -1,11 +1,11 @@
 """Durable records of submitted batches (SQLite), so that a killed build polls them again.
 
-One row per uploaded request file of a model: the file id (known first), the batch id (once created), the
-stage and model that sent it, and the cache keys of its lines (their ``custom_id``). A row is
-written right after the upload and updated right after the batch is created, each committed at
-once; it is marked ``collected`` only after its replies are in the reply cache. A build reads
-the rows not yet collected whose keys it needs, and polls those batches instead of sending the
-requests again.
+One row per uploaded request file of a model: the file id (known first), the batch id (once
+created), the stage and model that sent it, and the cache keys of its lines (their
+``custom_id``). A row is written right after the upload and updated right after the batch is
+created, each committed at once; it is marked ``collected`` only after its replies are in the
+reply cache. A build reads the rows not yet collected whose keys it needs, and polls those
+batches instead of sending the requests again.
 """
 
 from __future__ import annotations

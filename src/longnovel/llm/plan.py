@@ -29,7 +29,7 @@ def estimate(
     """
     prompt_counts = count_prompts([p.messages for p in planned], tokenizer)
     rows: dict[tuple[str, str], dict] = {}
-    for request, prompt_tokens in zip(planned, prompt_counts):
+    for request, prompt_tokens in zip(planned, prompt_counts, strict=True):
         config = models[request.model]
         completion = request.expected_completion_tokens
         if completion is None:

@@ -140,7 +140,8 @@ class LLMRunner:
                 )
 
     def _make_jobs(self, requests: list[Request]) -> list[Job]:
-        """One job per distinct (cache key, schema), ranked so a group's requests go out together."""
+        """One job per distinct (cache key, schema), ranked so a group's requests go out
+        together."""
         jobs: dict[tuple[str, Any], Job] = {}
         group_rank: dict[str, int] = {}
         for index, request in enumerate(requests):

@@ -32,6 +32,5 @@ def count_prompts(prompts: list[list[dict]], tokenizer) -> list[int]:
     if not prompts:
         return []
     counts = tokenizer.count_batch([message_text(m) for m in prompts])
-    return [
-        c + PER_MESSAGE_OVERHEAD * len(m) + PER_PROMPT_OVERHEAD for c, m in zip(counts, prompts)
-    ]
+    return [c + PER_MESSAGE_OVERHEAD * len(m) + PER_PROMPT_OVERHEAD
+            for c, m in zip(counts, prompts, strict=True)]
