@@ -77,6 +77,7 @@ MODEL_KEYS: dict[str, tuple[bool, object]] = {
     "tokens_per_minute": (False, 1000),
     "timeout_s": (False, 5.0),
     "max_retries": (False, 0),
+    "retry_after_max_s": (False, 60.0),
     "price.input_per_mtok": (False, 2.5),
     "price.output_per_mtok": (False, 10.0),
     "price.batch_discount": (False, 0.25),
