@@ -65,7 +65,8 @@ def lexical_unit_entities(batches, wanted: set[Unit]) -> dict:
 
 class WindowEntities:
     """A window's entities, merged from its units' on first use and kept for the last few
-    windows only (all windows' merged lists of a large corpus would not fit in memory)."""
+    windows only (all windows' merged lists of a large corpus would not fit in memory). A
+    person's gender is the one the whole book shows (a window's few chapters can mislead)."""
 
     KEEP = 64
 
@@ -75,17 +76,40 @@ class WindowEntities:
         self.by_unit = by_unit
         self.units = {w["window_id"]: units_of(w) for w in windows}
         self._recent: OrderedDict = OrderedDict()
+        self._genders: dict[str, dict[str, str]] = {}
 
     def __getitem__(self, window_id: str) -> list[dict]:
         found = self._recent.get(window_id)
         if found is None:
-            found = merge_entities([self.by_unit[u] for u in self.units[window_id]])
+            units = self.units[window_id]
+            found = merge_entities([self.by_unit[u] for u in units])
+            if units:
+                found = with_genders(found, self._book_genders(units[0][0]))
             self._recent[window_id] = found
             if len(self._recent) > self.KEEP:
                 self._recent.popitem(last=False)
         else:
             self._recent.move_to_end(window_id)
         return found
+
+
+    def _book_genders(self, book: str) -> dict[str, str]:
+        if book not in self._genders:
+            merged = merge_entities([found for (b, _), found in self.by_unit.items() if b == book])
+            self._genders[book] = {e["name"]: e["gender"] for e in merged if e.get("gender")}
+        return self._genders[book]
+
+
+def with_genders(entities: list[dict], genders: dict[str, str]) -> list[dict]:
+    """``entities`` with each person's gender as ``genders`` has it (none where it has none)."""
+    out = []
+    for e in entities:
+        if e["type"] == "person":
+            e = {k: v for k, v in e.items() if k != "gender"}
+            if e["name"] in genders:
+                e["gender"] = genders[e["name"]]
+        out.append(e)
+    return out
 
 
 def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> list[list[dict]]:

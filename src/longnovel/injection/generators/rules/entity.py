@@ -1,14 +1,34 @@
 """Entity errors: a pronoun pointed at another character, two characters' roles swapped, or a
-place, organization, title (or, failing those, a person) replaced by another one from the book."""
+place, organization, title (or, failing those, a person) replaced by another one from the book.
+
+A name only fills a slot of its own type (a person's by a person of the window's entities, of
+the same gender where the text shows it), never by another name of the same person (Darcy for
+Mr. Darcy, 孫悟空 for 孫行者, see ``maybe_same``), and in a couplet (a 回目 of two parallel
+halves) only by a name of the same length. ``refusal(draft)`` says why a summary offered no
+entity edit, for the generator's reason."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from itertools import pairwise
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, find_names, splice
-from longnovel.injection.lexicon.zh import ZH_KINSHIP, ZH_SURNAME_TITLES, ZH_TITLES
+from longnovel.injection.lexicon.en import (
+    EN_FEMALE_RELATIONS,
+    EN_KINSHIP,
+    EN_MALE_RELATIONS,
+    EN_TITLES,
+)
+from longnovel.injection.lexicon.zh import (
+    ZH_COMPOUND_SURNAMES,
+    ZH_KINSHIP,
+    ZH_SURNAME_TITLES,
+    ZH_SURNAMES,
+    ZH_TITLES,
+)
+from longnovel.injection.nlp.en.entities import HONORIFICS
 
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
@@ -22,6 +42,7 @@ _MUTUAL_EN = re.compile(
     r"\w*\s+(?:with\s+|to\s+)?$", re.IGNORECASE)
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
+_PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "她": "f", "他": "m"}
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
 _ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
                 + ["老哥", "老弟", "大姐", "师兄", "师弟"])
@@ -31,9 +52,34 @@ def edits(draft: Draft) -> list[Edit]:
     return pronoun_edits(draft) + role_swap_edits(draft) + mismatch_edits(draft)
 
 
+def refusal(draft: Draft) -> str:
+    """Why ``draft`` offered no entity edit, in a few words the run can count: the refusal met
+    most often while looking (a name of the same person, the other gender, a couplet's length,
+    an apposition), else that the summary names no character or place of the window."""
+    counts = draft.memo("entity_refusals", Counter)
+    if not counts:
+        return "no named character or place of the window in the summary"
+    (reason, _), = counts.most_common(1)
+    return reason
+
+
+def _refuse(draft: Draft, reason: str) -> None:
+    draft.memo("entity_refusals", Counter)[reason] += 1
+
+
+REFUSALS = {
+    "alias": "only other names of the same person",
+    "gender": "only characters of the other gender",
+    "couplet": "a name of another length would unbalance the couplet",
+    "apposition": "the names stand in appositions (the nurse X)",
+    "no_other": "no other name of the same type in the window",
+}
+
+
 def pronoun_edits(draft: Draft) -> list[Edit]:
     """Replace a pronoun by a character named nowhere before it, so that it cannot be the
-    pronoun's referent; a character must have been named before the pronoun."""
+    pronoun's referent, of the pronoun's gender where the text shows the character's; a
+    character must have been named before the pronoun."""
     people = draft.names("person")
     in_summary = find_names(draft.summary, people, draft.zh)  # once, not once per pronoun
     named = list(dict.fromkeys(n for _, _, n in in_summary))
@@ -46,37 +92,94 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             if not named_before:
                 continue
             exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
-            others = draft.memo(("other_names", exclude),
-                                lambda ex=exclude: _other_names(named, people, ex, draft.zh))
+            gender = _PRONOUN_GENDER.get(m.group().lower())
+            others = draft.memo(("other_names", exclude, gender),
+                                lambda ex=exclude, g=gender: _other_names(draft, named, ex, g))
             for name in others:
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
-                edit = draft.replace_sentence(i, new, "pronoun")
+                edit = _replace(draft, i, new, "pronoun")
                 if edit:
                     out.append(edit)
     return out
 
 
-def _other_names(named: list[str], people: list[str], exclude: set, zh: bool) -> list[str]:
-    """Characters other than ``exclude`` (nor a longer or shorter form of one), those
-    ``named`` in the summary first; at most three."""
-    found = []
+def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str | None
+                 ) -> list[str]:
+    """Characters other than ``exclude`` (nor another name of one of them), those ``named``
+    in the summary first, those of ``gender`` before those of unknown gender; at most three."""
+    people = draft.names("person")
+    found, refused = [], None
     for name in dict.fromkeys(named + people):
-        if not any(_maybe_same(name, m, zh) for m in exclude):
+        if any(maybe_same(name, m, draft.zh, people) for m in exclude):
+            refused = refused or "alias"
+        elif not _gender_fits(draft, name, gender):
+            refused = "gender"
+        else:
             found.append(name)
-            if len(found) == 3:
-                break
-    return found
+    if not found and refused:
+        _refuse(draft, REFUSALS[refused])
+    known = [n for n in found if gender and _gender_of(draft, n) == gender]
+    return (known + [n for n in found if n not in known])[:3]
 
 
-def _maybe_same(a: str, b: str, zh: bool) -> bool:
-    """Could ``a`` and ``b`` name one person? A longer or shorter form (青禾, 顾青禾; Ferrant,
-    Captain Ferrant), the same surname with a title (顾衡山, 顾师傅) or a shared last name
-    (Isolde Ferrant, Captain Ferrant)."""
+def maybe_same(a: str, b: str, zh: bool, people: list[str] = ()) -> bool:
+    """Could ``a`` and ``b`` name one person? A longer or shorter form (青禾, 顾青禾; Darcy,
+    Mr. Darcy), a shared word (Isolde Ferrant, Captain Ferrant), both parts of a third name of
+    ``people`` (Fitzwilliam, Darcy: Fitzwilliam Darcy); in zh the same surname with a title,
+    with a shared given-name character, or with an epithet (孙行者, 孙悟空; 老孙)."""
+    if a == b or _same_direct(a, b, zh):
+        return True
+    return any(p not in (a, b) and _part_of(a, p, zh) and _part_of(b, p, zh) for p in people)
+
+
+def _same_direct(a: str, b: str, zh: bool) -> bool:
     if a in b or b in a:
         return True
+    if not zh:
+        return bool(_name_words(a) & _name_words(b))
+    for x, y in ((a, b), (b, a)):
+        if len(x) >= 2 and x[0] in "老小阿" and y.startswith(x[1:]):
+            return True  # 老孙, 孙悟空
+    sa, sb = _zh_surname(a), _zh_surname(b)
+    if not sa or sa != sb:
+        return False
+    ga, gb = a[len(sa):], b[len(sb):]
+    return (ga in _ZH_FORMS or gb in _ZH_FORMS or bool(set(ga) & set(gb))
+            or ga.endswith(_ZH_EPITHETS) or gb.endswith(_ZH_EPITHETS))
+
+
+_ZH_EPITHETS = ("者", "公", "老")
+
+
+def _zh_surname(name: str) -> str:
+    if name[:2] in ZH_COMPOUND_SURNAMES:
+        return name[:2]
+    return name[0] if len(name) >= 2 and name[0] in ZH_SURNAMES else ""
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an English name that are not honorifics (Captain Ferrant: Ferrant)."""
+    return {w for w in name.split() if w not in HONORIFICS and w.rstrip(".") + "." not in
+            HONORIFICS}
+
+
+def _part_of(part: str, whole: str, zh: bool) -> bool:
     if zh:
-        return a[0] == b[0] and any(x[1:] in _ZH_FORMS for x in (a, b))
-    return len(a.split()) > 1 and len(b.split()) > 1 and a.split()[-1] == b.split()[-1]
+        return part in whole
+    words = _name_words(part)
+    return bool(words) and words <= _name_words(whole)
+
+
+def _gender_of(draft: Draft, name: str) -> str | None:
+    genders = draft.memo("genders", lambda: {e["name"]: e["gender"] for e in draft.entities
+                                              if e["type"] == "person" and e.get("gender")})
+    return genders.get(name)
+
+
+def _gender_fits(draft: Draft, name: str, gender: str | None) -> bool:
+    """Not known to be of the other gender."""
+    known = _gender_of(draft, name)
+    return gender is None or known is None or known == gender
 
 
 def _pronoun_as_name(pronoun: str, name: str) -> str:
@@ -84,24 +187,88 @@ def _pronoun_as_name(pronoun: str, name: str) -> str:
 
 
 def role_swap_edits(draft: Draft) -> list[Edit]:
-    """Swap two different characters of one sentence (who did what to whom)."""
+    """Swap two different characters of one sentence (who did what to whom): not two names of
+    one person, not two characters known to be of different genders (the pronouns around
+    would no longer fit), not a name standing in an apposition ("the nurse Bettany")."""
     out = []
     symmetric = _SYMMETRIC_ZH if draft.zh else _SYMMETRIC_EN
     conjunction = _CONJUNCTION_ZH if draft.zh else _CONJUNCTION_EN
+    people = draft.names("person")
     for i, sentence in enumerate(draft.sentences):
         if symmetric.search(sentence):
             continue
-        found = draft.mentions(i, draft.names("person"))
+        found = draft.mentions(i, people)
         for (a0, a1, a), (b0, b1, b) in pairwise(found):
             between = sentence[a1:b0]
-            if _maybe_same(a, b, draft.zh) or conjunction.search(between) or (
-                    not draft.zh and _MUTUAL_EN.match(between)):
+            if conjunction.search(between) or (not draft.zh and _MUTUAL_EN.match(between)):
                 continue
-            new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
-            edit = draft.replace_sentence(i, new, "role_swap")
-            if edit:
-                out.append(edit)
+            if maybe_same(a, b, draft.zh, people):
+                _refuse(draft, REFUSALS["alias"])
+            elif not _gender_fits(draft, a, _gender_of(draft, b)):
+                _refuse(draft, REFUSALS["gender"])
+            elif _in_apposition(draft, sentence, a0) or _in_apposition(draft, sentence, b0):
+                _refuse(draft, REFUSALS["apposition"])
+            elif not draft.zh and (inside_longer_name(sentence, a0, a1)
+                                   or inside_longer_name(sentence, b0, b1)):
+                continue
+            else:
+                new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
+                edit = _replace(draft, i, new, "role_swap")
+                if edit:
+                    out.append(edit)
     return out
+
+
+def _in_apposition(draft: Draft, sentence: str, start: int) -> bool:
+    """Is the name at ``start`` in apposition to a title or kinship word before it ("the
+    nurse Bettany Gallant", "his great-grandfather Amsel", 外甥卜大顺, 师父顾衡山) or after an
+    honorific the name list does not hold with it ("Aunt Mabry" found as Mabry)?"""
+    before = sentence[:start]
+    if draft.zh:
+        return before.endswith(_ZH_APPOSITION)
+    m = re.search(r"([A-Za-z][A-Za-z.-]*) $", before)
+    if not m:
+        return False
+    word = m.group(1)
+    if word[0].isupper():
+        return word in HONORIFICS or word + "." in HONORIFICS
+    return word.split("-")[-1] in _EN_APPOSITION
+
+
+_ZH_APPOSITION = tuple(ZH_KINSHIP + ZH_TITLES + ["外甥", "徒弟", "伙计", "船夫", "船家"])
+_EN_APPOSITION = frozenset(EN_TITLES + EN_KINSHIP) | EN_MALE_RELATIONS | EN_FEMALE_RELATIONS \
+    | {"friend", "neighbour", "neighbor", "apprentice", "partner", "clerk", "keeper", "pilot",
+       "sailor", "boatman", "widow", "old", "young", "little"}
+
+
+def _replace(draft: Draft, index: int, new: str, subtype: str) -> Edit | None:
+    """``draft.replace_sentence``, refused when it unbalances a couplet."""
+    if not keeps_couplet(draft.sentences[index], new):
+        _refuse(draft, REFUSALS["couplet"])
+        return None
+    return draft.replace_sentence(index, new, subtype)
+
+
+# A 回目: (第…回) two parallel halves of equal length, apart by a space or a comma.
+_ZH_CHAPTER = re.compile(r"^\s*第[一二三四五六七八九十百千零〇两\d]+[回章节卷]\s*")
+_COUPLET_GAP = re.compile(r"[\s\u3000，,；;]+")
+_CJK_ONLY = re.compile(r"[\u3400-\u9fff]+")
+
+
+def couplet_halves(sentence: str) -> tuple[int, int] | None:
+    """The lengths of a couplet's two halves, or None when ``sentence`` is not a couplet."""
+    body = _ZH_CHAPTER.sub("", sentence).strip().rstrip("。！？!?.")
+    halves = [h for h in _COUPLET_GAP.split(body) if h]
+    if len(halves) != 2 or not all(_CJK_ONLY.fullmatch(h) for h in halves):
+        return None
+    a, b = len(halves[0]), len(halves[1])
+    return (a, b) if a == b >= 4 else None
+
+
+def keeps_couplet(old: str, new: str) -> bool:
+    """A couplet stays a couplet of the same halves' lengths (a sentence that is none: True)."""
+    halves = couplet_halves(old)
+    return halves is None or couplet_halves(new) == halves
 
 
 def mismatch_edits(draft: Draft) -> list[Edit]:
@@ -121,12 +288,42 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
         for start, end, name in draft.mentions(i, names):
             if draft.zh and re.search(r"家$|[这那一][间座个家所]$", sentence[:start]):
                 continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
-            for other in [n for n in names if n not in present and name not in n and n not in name][:3]:
+            if not draft.zh and inside_longer_name(sentence, start, end):
+                continue
+            for other in _stand_ins(draft, kind, name, names, present):
                 new = _with_article(draft, sentence, start, end, other, kind)
-                edit = draft.replace_sentence(i, new, "mismatch")
+                edit = _replace(draft, i, new, "mismatch")
                 if edit:
                     out.append(edit)
     return out
+
+
+def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: set[str]
+               ) -> list[str]:
+    """At most three names of ``kind`` to put in place of ``name``: not in the sentence, not
+    another name of the same thing or person, no place that is part of a person's name (衡山 in
+    顾衡山); for a person, not one known to be of the other gender (those of the same gender
+    first); in a couplet, of the same length."""
+    def pick() -> list[str]:
+        people = draft.names("person")
+        others = [n for n in names if n not in present and n not in name and name not in n]
+        if kind == "person":
+            kept = [n for n in others if not maybe_same(name, n, draft.zh, people)]
+            if others and not kept:
+                _refuse(draft, REFUSALS["alias"])
+            gender = _gender_of(draft, name)
+            fits = [n for n in kept if _gender_fits(draft, n, gender)]
+            if kept and not fits:
+                _refuse(draft, REFUSALS["gender"])
+            same = [n for n in fits if gender and _gender_of(draft, n) == gender]
+            others = same + [n for n in fits if n not in same]
+        elif kind == "place":
+            others = [n for n in others if not any(n in p for p in people)]
+        if not others:
+            _refuse(draft, REFUSALS["no_other"])
+        return others
+    others = draft.memo(("stand_ins", kind, name, frozenset(present)), pick)
+    return others[:3]
 
 
 def _summary_names_first(draft: Draft, kind: str) -> list[str]:
@@ -153,5 +350,22 @@ def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
     if article and bare and not with_the:
         return sentence[: article.start()] + other + sentence[end:]
     if not article and with_the and not bare:
+        if re.search(r"\b(?:[Aa]n?|[Tt]his|[Tt]hat|[Ee]very|[Hh]is|[Hh]er|[Tt]heir)\s+$",
+                     sentence[:start]):
+            return sentence  # "a Corrinford washerwoman": no "a the Mole washerwoman"
         return splice(sentence, start, end, "the " + other)
     return splice(sentence, start, end, other)
+
+
+def inside_longer_name(sentence: str, start: int, end: int) -> bool:
+    """Is the English name at ``start:end`` part of a longer capitalized name ("Office" in
+    "Lanternwick Insurance Office", "Jory" in "Jory Fenwick")? Replacing that part alone
+    makes a name nobody bears. A capitalized word opening the sentence or an honorific
+    before it does not count."""
+    before = re.search(r"([A-Z][\w'’-]*)\s+$", sentence[:start])
+    if before:
+        word, head = before.group(1), sentence[: before.start()]
+        opens = not head.strip(" \"“‘(") or re.search(r"[.!?:;][\s\"“‘(]*$", head)
+        if not opens and word not in HONORIFICS and word + "." not in HONORIFICS:
+            return True
+    return bool(re.match(r"\s+(?:of\s+)?[A-Z][a-z]", sentence[end:]))

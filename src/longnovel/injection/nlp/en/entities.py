@@ -177,7 +177,6 @@ def _collect(text: str) -> dict[str, _Seen]:
     spans = sentence_spans(text, "en")
     for k, (start, end) in enumerate(spans):
         following = text[spans[k + 1][0] : spans[k + 1][1]] if k + 1 < len(spans) else ""
-        first = True
         for match in _EN_SPAN.finditer(text, start, end):
             for piece, offset in _name_pieces(match):
                 name = _trim_stopwords(piece)
@@ -188,13 +187,12 @@ def _collect(text: str) -> dict[str, _Seen]:
                 s.count += 1
                 if not _starts_sentence(text, start, offset):
                     s.mid_sentence = True
-                _observe(s, name, text, offset, end, following, first)
-                first = False
+                _observe(s, name, text, offset, end, following, _opens_clause(text, start, offset))
     return seen
 
 
 def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, following: str,
-             first: bool) -> None:
+             subject: bool) -> None:
     """Add one occurrence's evidence to ``s``."""
     w1, w2 = _previous_words(text, offset)
     s.before.append((w1, w2))
@@ -226,7 +224,7 @@ def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, fol
         s.placed += 1
     elif m and not possessive and _qualifies_noun(text, after, nxt):
         s.place += 1  # "a Harrowmere vessel", "the Dunmore side"
-    if first and not governed and w1 not in ("the", "a", "an"):
+    if subject:
         _pronoun_after(s, text[after:sentence_end], following)
 
 
@@ -236,6 +234,15 @@ _STRONG_PLACE = frozenset({"in", "into", "inside", "near"})
 _LOOKS = frozenset({"looked", "look", "looks", "stared", "stare", "stares", "glanced", "glance",
                     "glances", "smiled", "smiles", "laughed", "laughs", "frowned", "gazed",
                     "shouted", "nodded", "waved", "winked", "grinned", "peered"})
+
+
+def _opens_clause(text: str, sentence_start: int, offset: int) -> bool:
+    """Does the name at ``offset`` open its sentence, or follow only an opening phrase and a
+    comma ("Across the street, Orrin lifted his head")? Then it is the clause's subject."""
+    prefix = text[sentence_start:offset].strip(" \t\n\"'“‘(*_")
+    if not prefix or prefix in EN_STOPWORDS:
+        return True
+    return prefix.endswith(",") and not _PRONOUN_AFTER.search(prefix)
 
 
 def _qualifies_noun(text: str, after: int, nxt: str) -> bool:
@@ -251,10 +258,19 @@ _QUALIFIED = frozenset(re.findall(r"\S+",
     "fishermen pilots boys girls family families church quay way bank banks"))
 
 
+_OTHER_REFERENT = re.compile(
+    r"(?<![.!?]\s)\b[A-Z][a-z]+|\b(?:him|her|them|man|woman|boy|girl|wife|husband|mother|"
+    r"father|son|daughter|brother|sister|aunt|uncle|friend|master|mistress)\b")
+
+
 def _pronoun_after(s: _Seen, rest: str, following: str) -> None:
     """The he or she that refers back to a clause's first name: the first one in the rest of
-    its sentence, else one opening the next sentence."""
+    its sentence, else one opening the next sentence; none when another name or a noun of a
+    person comes first ("Orrin told Wren that she ...")."""
     m = _PRONOUN_AFTER.search(rest)
+    between = rest[: m.start()] if m else rest
+    if _OTHER_REFERENT.search(between):
+        return
     if m is None:
         m = re.match(r"\W*(He|She|His|Her)\b", following)
     if m is None:

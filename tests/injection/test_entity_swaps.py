@@ -1,0 +1,138 @@
+"""Entity edits name someone who is not the referent, of the slot's type and gender, and keep a
+回目 couplet's halves equal (issue 24, "Labels that are right")."""
+
+from __future__ import annotations
+
+import pytest
+
+from longnovel.injection.generators.rules import entity
+from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.generator import RulesGenerator
+
+
+def _people(*names, kind="person", **genders):
+    return [{"name": n, "type": kind, "count": 5, **({"gender": genders[n]} if n in genders
+                                                    else {})} for n in names]
+
+
+def _changed(edits):
+    return sorted((e.subtype, e.hallucinated_span) for e in edits)
+
+
+@pytest.mark.parametrize("a,b,zh,people,same", [
+    ("孙行者", "孙悟空", True, (), True),     # an epithet of the same surname
+    ("老孙", "孙悟空", True, (), True),
+    ("贾宝玉", "宝玉", True, (), True),
+    ("顾衡山", "顾师傅", True, (), True),     # surname + title
+    ("柴文焕", "柴文炳", True, (), True),     # a shared given-name character: not told apart
+    ("贾宝玉", "林黛玉", True, (), False),
+    ("贾雨村", "贾宝玉", True, (), False),
+    ("Mr. Darcy", "Darcy", False, (), True),
+    ("Captain Ferrant", "Isolde Ferrant", False, (), True),
+    ("Fitzwilliam", "Darcy", False, ("Fitzwilliam Darcy",), True),
+    ("Elizabeth", "Darcy", False, ("Fitzwilliam Darcy", "Elizabeth Bennet"), False),
+    ("Mr. Darcy", "Mr. Bingley", False, (), False),
+])
+def test_maybe_same(a, b, zh, people, same):
+    assert entity.maybe_same(a, b, zh, list(people)) is same
+    assert entity.maybe_same(b, a, zh, list(people)) is same
+
+
+def test_a_person_is_never_renamed_to_another_name_of_the_same_person():
+    draft = Draft("孙行者打死了白骨精。", "zh", _people("孙行者", "孙悟空", "老孙", "唐僧"))
+    assert _changed(entity.mismatch_edits(draft)) == [("mismatch", "唐僧打死了白骨精。")]
+    draft = Draft("Mr. Darcy writes a letter.", "en",
+                  _people("Darcy", "Fitzwilliam Darcy", "Mr. Darcy", "Bingley"))
+    assert _changed(entity.mismatch_edits(draft)) == [("mismatch", "Bingley writes a letter.")]
+    alone = Draft("孙行者打死了白骨精。", "zh", _people("孙行者", "孙悟空", "老孙"))
+    assert entity.edits(alone) == []
+    assert entity.refusal(alone) == "only other names of the same person"
+
+
+def test_a_person_is_replaced_by_a_person_of_the_same_gender_where_known():
+    entities = _people("Orrin", "Mabry", "Jory", "Wren", "Pell",
+                       Orrin="m", Mabry="f", Jory="m", Wren="f")
+    draft = Draft("Orrin mends the clock.", "en", entities)
+    assert _changed(entity.mismatch_edits(draft)) == [
+        ("mismatch", "Jory mends the clock."), ("mismatch", "Pell mends the clock.")]
+    # a pronoun: of its gender first, never one of the other
+    draft = Draft("Orrin meets the keeper. She refuses the offer.", "en", entities)
+    spans = [e.hallucinated_span for e in entity.pronoun_edits(draft)]
+    assert spans == ["Mabry refuses the offer.", "Wren refuses the offer.",
+                     "Pell refuses the offer."]
+    zh = Draft("周大有进了门。他说饿了。", "zh",
+               _people("周大有", "鲁三娘", "韩石", 周大有="m", 鲁三娘="f", 韩石="m"))
+    assert [e.hallucinated_span for e in entity.pronoun_edits(zh)] == ["韩石说饿了。"]
+
+
+def test_role_swap_needs_one_gender_and_no_apposition():
+    entities = _people("Orrin", "Wren", "Jory", "Bettany Gallant", Orrin="m", Wren="f",
+                       Jory="m", **{"Bettany Gallant": "f"})
+    assert entity.role_swap_edits(Draft("Orrin scolds Wren at the tower.", "en", entities)) == []
+    assert _changed(entity.role_swap_edits(
+        Draft("Orrin scolds Jory at the tower.", "en", entities))) == [
+        ("role_swap", "Jory scolds Orrin at the tower.")]
+    apposition = Draft("The nurse Bettany Gallant told Wren the news.", "en", entities)
+    assert entity.role_swap_edits(apposition) == []
+    assert entity.refusal(apposition) == "the names stand in appositions (the nurse X)"
+
+
+def test_a_place_inside_a_persons_name_is_no_stand_in():
+    entities = _people("顾衡山", "蔡三") + _people("松岭", "衡山", "临川府", kind="place")
+    draft = Draft("蔡三上松岭烟房学烧烟。", "zh", entities)
+    spans = {e.hallucinated_span for e in entity.mismatch_edits(draft)}
+    assert spans == {"蔡三上临川府烟房学烧烟。"}
+
+
+COUPLET = "第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀"
+
+
+@pytest.mark.parametrize("sentence,halves", [
+    (COUPLET, (8, 8)),
+    ("甄士隐梦幻识通灵，贾雨村风尘怀闺秀。", (8, 8)),
+    ("第三回 托内兄如海酬训教 接外孙贾母惜孤女", (8, 8)),
+    ("甄士隐梦幻识通灵。", None),
+    ("甄士隐梦幻识通灵，贾雨村怀闺秀。", None),
+])
+def test_couplet_halves(sentence, halves):
+    assert entity.couplet_halves(sentence) == halves
+
+
+def test_couplet_edits_keep_the_halves_equal():
+    entities = _people("甄士隐", "贾雨村", "英莲", "贾宝玉", "封肃") + _people(
+        "姑苏", "大如州", kind="place")
+    draft = Draft(COUPLET, "zh", entities)
+    got = entity.edits(draft)
+    assert got, "a same-length name or a swap of two same-length names is offered"
+    assert all(entity.couplet_halves(e.text) == (8, 8) for e in got)
+    assert ("role_swap", "第一回 贾雨村梦幻识通灵 甄士隐风尘怀闺秀") in _changed(got)
+    assert all("英莲" not in e.text and "封肃" not in e.text for e in got)
+    # the generator's candidates too, attempt after attempt
+    for attempt in range(4):
+        cand = RulesGenerator(3).generate(COUPLET, "zh", entities, "entity", attempt)
+        assert entity.couplet_halves(cand.summary) == (8, 8), cand.summary
+
+
+@pytest.mark.parametrize("summary,swapped", [
+    ("Orrin gave Wren the workbook of his great-grandfather Amsel Vale.",
+     "Wren gave Orrin the workbook of his great-grandfather Amsel Vale."),
+    ("Milo told Vell that Aunt Mabry had changed her figures.",
+     "Vell told Milo that Aunt Mabry had changed her figures."),
+])
+def test_no_role_swap_out_of_an_apposition(summary, swapped):
+    entities = _people("Orrin", "Wren", "Amsel Vale", "Milo", "Vell", "Mabry")
+    got = [e.hallucinated_span for e in entity.role_swap_edits(Draft(summary, "en", entities))]
+    assert got == [swapped]
+
+
+def test_no_part_of_a_longer_name_and_no_article_after_an_article():
+    entities = _people("Corra", "Milo", "Pell") + _people("Office", "Guild", kind="org") + \
+        _people("Corrinford", "Mole", kind="place")
+    draft = Draft("Corra insured the barge with the Lanternwick Insurance Office. Milo told Pell "
+                  "that his mother was a Corrinford washerwoman. The Mole was wet.", "en",
+                  entities)
+    spans = sorted(e.hallucinated_span for e in entity.mismatch_edits(draft))
+    assert spans == ["Corrinford was wet."]  # the summary writes it without "the"
+    assert entity.inside_longer_name("He met Jory Fenwick there.", 7, 11)
+    assert not entity.inside_longer_name("Jory Fenwick met him. Then Mr. Vale came.", 27, 35)
+    assert not entity.inside_longer_name("Orrin told Mr. Vale.", 0, 5)
