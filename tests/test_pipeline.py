@@ -97,8 +97,10 @@ def test_rerun_rewrites_nothing_and_edits_rerun_only_what_they_touch(tmp_path):
 
 
 def test_export_human_samples_splits_by_book_and_stable_ids(tmp_path):
+    # no mix: every window's human summary is exported, whether or not an injection pairs it
+    # (the rules change no "1" of "crossed 1 times")
     config = write_config(tmp_path, corpus(tmp_path),
-                          export={"splits": {"test": 0.5, "valid": 0.5}})
+                          export={"splits": {"test": 0.5, "valid": 0.5}, "mix": None})
     invoke("build", "-c", str(config))
     export = tmp_path / "run" / "export"
     rows = [r for f in sorted(export.glob("T/*.parquet")) for r in pq.read_table(f).to_pylist()]

@@ -3,8 +3,13 @@ rules' output on real summaries, held on a crafted sentence by its exact output 
 
 from __future__ import annotations
 
+import string
+
+import pytest
+
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.nlp.text import Vocabulary
 from longnovel.injection.validate import validate
 
 EN_PEOPLE = [{"name": n, "type": "person", "count": 3}
@@ -57,3 +62,62 @@ def test_a_plain_pair_is_still_swapped():
     summary = "Wren found the moon wheel in the loft. Then Orrin came down the stairs to the quay."
     assert spans(summary, "temporal") == [
         "Orrin came down the stairs to the quay. Then Wren found the moon wheel in the loft."]
+
+
+# --- number ----------------------------------------------------------------------------------
+
+def _book_vocabulary(*words: str) -> Vocabulary:
+    """A book's summaries that use ``words`` and enough others to judge the writer by."""
+    vocabulary = Vocabulary(zh=False)
+    letters = string.ascii_lowercase
+    vocabulary.add(" ".join(a + b for a in letters for b in letters) + " " + " ".join(words))
+    assert vocabulary.enough
+    return vocabulary
+
+
+@pytest.mark.parametrize("summary", [
+    "After sharing a drink or two together, Wren and Orrin left the inn by the back door.",
+    "One day, one of the men came at once; no one knew, and at first the two struggled.",
+    "Wren waited ten or so minutes, then two or three more, and thanked him a hundred times.",
+    "Chapter Seven tells how Orrin walked to Seven Dials with Wren.",
+    "有一天，他三五天后带回两三个人，走了千里路。",
+])
+def test_a_vague_or_idiomatic_number_is_left_alone(summary):
+    assert spans(summary, "number", "zh" if "天" in summary else "en") == []
+
+
+def test_a_number_in_words_is_changed_whole_and_written_as_the_writer_writes():
+    assert spans("Corra had two hundred and sixteen sacks of salt in the barge's hold.",
+                 "number") == [
+        "Corra had one hundred and eight sacks of salt in the barge's hold.",
+        "Corra had two hundred and eighty-one sacks of salt in the barge's hold.",
+        "Corra had two hundred and fifty-nine sacks of salt in the barge's hold."]
+    made = spans("By the end of the winter he kept one thousand one hundred sheep on the hill "
+                 "farm above the town.", "number", vocabulary=_book_vocabulary())
+    assert made == [
+        "By the end of the winter he kept eight hundred sheep on the hill farm above the town.",
+        "By the end of the winter he kept one thousand six hundred sheep on the hill farm "
+        "above the town.",
+        "By the end of the winter he kept six hundred sheep on the hill farm above the town."]
+
+
+def test_an_age_stays_an_age_of_that_stage_of_life_with_its_article():
+    assert spans("Corra was an eleven-year-old girl.", "number") == [
+        "Corra was a fifteen-year-old girl.", "Corra was a five-year-old girl.",
+        "Corra was a seventeen-year-old girl."]
+
+
+def test_chinese_numerals_through_cn2an():
+    assert spans("周大有召集了一百零八位船夫。", "number", "zh") == [
+        "周大有召集了一百六十二位船夫。", "周大有召集了五十四位船夫。", "周大有召集了八十六位船夫。"]
+
+
+def test_a_time_word_comes_from_the_books_summaries_and_never_doubles_a_neighbour():
+    summary = "She came back on the morning of the twentieth."
+    assert spans(summary, "number", vocabulary=_book_vocabulary("dawn")) == []
+    assert spans(summary, "number", vocabulary=_book_vocabulary("evening")) == [
+        "She came back on the evening of the twentieth."]
+    made = spans("They left at noon and rode until dawn.", "number",
+                 vocabulary=_book_vocabulary("dusk", "noon", "dawn"))
+    assert made == ["They left at dusk and rode until dawn.",
+                    "They left at noon and rode until dusk."]  # never "until noon"

@@ -1,5 +1,13 @@
 """Numeric errors: a count, age, amount or duration changed (``quantity``), or a date, hour,
-season or time of day changed (``time``). Arabic and Chinese numerals, en number words."""
+season or time of day changed (``time``). Arabic and Chinese numerals, en number words.
+
+Only a number that states a fact is changed: a count of something named after it ("fifty-nine
+teeth", 三锭墨), an age, a year, a sum, a duration, an hour. Never a vague or idiomatic one ("a
+drink or two", "one day", "one of", 一天, 三五天, 千里), never to or from one (its noun would
+change number: "one man", "three men"), and the stand-in is one plausible for that quantity,
+written as the writer wrote the number (words or digits, with "and" or without). A time word
+("evening", 傍晚) is only brought in where the book's summaries use it.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,16 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
-from longnovel.injection.nlp.numerals import CN_NUMERAL_CHARS, cn_to_int, int_to_cn, year_to_cn
+from longnovel.injection.nlp.numerals import (
+    CN_NUMERAL_CHARS,
+    EN_NUMBER_WORDS,
+    cn_to_int,
+    en_words_to_int,
+    indefinite_article,
+    int_to_cn,
+    int_to_en_words,
+    year_to_cn,
+)
 from longnovel.injection.nlp.text import match_case
 
 _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "只", "本", "封", "座", "间",
@@ -17,34 +34,54 @@ _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "
                 "套", "层", "两银子", "文", "贯", "丈", "尺", "亩", "场", "回", "遍", "刀", "拳")
 _ZH_TIME_UNITS = ("月", "日", "号", "点", "时", "点钟", "更")
 _ZH_NUMBER = re.compile(rf"(\d+|[{CN_NUMERAL_CHARS}]+)(?=({'|'.join(_ZH_TIME_UNITS + _ZH_MEASURES)}))")
-_ZH_SKIP_BEFORE = "第初"
+_ZH_SKIP_BEFORE = "第初几数"
 _ZH_COUNTED_ONE = ("岁", "年", "小时", "元", "两银子", "里", "月", "日", "号", "点", "时", "点钟")
-_EN_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-             "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "thousand"]
-_EN_WORD_VALUES = dict(zip(_EN_WORDS, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 30, 40, 50, 100,
-                                       1000], strict=False))
-_EN_NUMBER = re.compile(r"\b(\d{1,3}(?:,\d{3})*|\d+|" + "|".join(_EN_WORDS) + r")\b", re.IGNORECASE)
-_EN_TIME_AFTER = re.compile(r"^\s*(o'clock|a\.m\.|p\.m\.|am\b|pm\b)", re.IGNORECASE)
+# Sayings with a number in them: not a count (千里迢迢, 百年老店, 一五一十).
+_ZH_IDIOMS = ("千里", "万里", "百年", "千年", "万年", "一五一十", "三番五次", "三年五载",
+              "九死一生", "十年寒窗", "三天两头", "三天打鱼")
+_EN_TIME_AFTER = re.compile(r"^\s*(o'clock|o’clock|a\.m\.|p\.m\.|am\b|pm\b|in the (?:morning|"
+                            r"evening|afternoon)|at night)", re.IGNORECASE)
+_EN_DIGITS = re.compile(r"(?<![\w.,:])(\d{1,3}(?:,\d{3})+|\d+)(?![\w]|[.:]\d|,\d)")
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December"]
 _DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-_EN_TIME_WORDS = {"morning": "evening", "evening": "morning", "dawn": "dusk", "dusk": "dawn",
-                  "noon": "midnight", "midnight": "noon", "spring": "autumn",
-                  "autumn": "spring", "summer": "winter", "winter": "summer",
-                  "yesterday": "last week", "tonight": "tomorrow night"}
+_EN_TIME_WORDS = {"morning": ["evening", "afternoon"], "evening": ["morning", "afternoon"],
+                  "afternoon": ["morning", "evening"], "dawn": ["dusk", "noon"],
+                  "dusk": ["dawn", "noon"], "noon": ["midnight", "dusk"],
+                  "midnight": ["noon", "dawn"], "spring": ["autumn", "winter"],
+                  "autumn": ["spring", "summer"], "summer": ["winter", "autumn"],
+                  "winter": ["summer", "spring"], "tonight": ["tomorrow"],
+                  "yesterday": ["today"], "today": ["yesterday"]}
+_EN_SEASONS = {"spring", "summer", "autumn", "winter"}
+# A season word is a season after one of these ("in spring"), not a verb ("spring to his feet").
+_EN_SEASON_BEFORE = {"in", "the", "that", "this", "last", "next", "every", "until", "till", "by",
+                     "since", "of", "early", "late", "following", "before", "after", "through"}
 _NAME_PATTERNS = {name: re.compile(rf"\b{name}\b") for names in (_MONTHS, _DAYS) for name in names}
 _TIME_WORD_PATTERNS = {word: re.compile(rf"\b{word}\b", re.IGNORECASE) for word in _EN_TIME_WORDS}
-_ZH_TIME_WORDS = {"早上": "晚上", "晚上": "早上", "清晨": "傍晚", "傍晚": "清晨", "上午": "下午",
-                  "下午": "上午", "中午": "半夜", "半夜": "中午", "深夜": "清晨", "春天": "秋天",
-                  "秋天": "春天", "夏天": "冬天", "冬天": "夏天", "昨天": "前天", "明天": "后天",
-                  "除夕": "元宵", "中秋": "端午", "端午": "中秋", "黄昏": "清晨", "黎明": "黄昏"}
+_ZH_TIME_WORDS = {"早上": ["晚上"], "晚上": ["早上"], "清晨": ["傍晚"], "傍晚": ["清晨"],
+                  "上午": ["下午"], "下午": ["上午"], "中午": ["半夜"], "半夜": ["中午"],
+                  "深夜": ["清晨"], "春天": ["秋天"], "秋天": ["春天"], "夏天": ["冬天"],
+                  "冬天": ["夏天"], "昨天": ["前天"], "明天": ["后天"], "除夕": ["元宵"],
+                  "中秋": ["端午"], "端午": ["中秋"], "黄昏": ["清晨"], "黎明": ["黄昏"]}
+# What a count counts, besides plural nouns: units written in the singular after a number
+# ("two hundred turns" is plural anyway; "a six-foot wall", "ten-year-old").
+_EN_AGE_AFTER = re.compile(r"^(?:-year-old|-years-old|\s+years?\s+old|\s+years\s+of\s+age)\b")
+_EN_AGE_BEFORE = re.compile(r"(?i)\b(?:aged|age of|ages of)\s+$")
+_EN_PARTITIVE = re.compile(r"^\s+of\s+(?:them|us|you|these|those|the|his|her|their|its|our|my)\b")
+_EN_NOT_COUNT_BEFORE = re.compile(r"(?i)\b(?:chapter|book|part|volume|act|scene|letter|page|"
+                                  r"number|no\.|room|row|verse|psalm|section|stanza)\s+$")
+_EN_PLURAL_NOUNS = {"people", "sheep", "cattle", "fish", "deer", "police", "children", "men",
+                    "women", "feet", "teeth", "geese", "mice", "dozen", "score"}
 
 
 def edits(draft: Draft) -> list[Edit]:
     rng = random.Random(draft.summary)
     out = []
     for i, sentence in enumerate(draft.sentences):
-        changes = _zh_changes(sentence, rng) if draft.zh else _en_changes(sentence, rng)
+        if draft.zh:
+            changes = _zh_changes(draft, sentence, rng)
+        else:
+            changes = _en_changes(draft, sentence, rng)
         for subtype, new in changes:
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
@@ -52,20 +89,47 @@ def edits(draft: Draft) -> list[Edit]:
     return out
 
 
-def _zh_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
+def writer_uses(draft: Draft, word: str) -> bool:
+    """Does the summary, or the book's summaries, use ``word`` (en: a lower-case word)? True
+    as well where too little of the book's summaries is known to tell."""
+    if (word in draft.summary) if draft.zh else (word in draft.lower_words):
+        return True
+    vocabulary = draft.vocabulary
+    return vocabulary is None or not vocabulary.enough or word in vocabulary
+
+
+# --- zh -----------------------------------------------------------------------------------------
+
+def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for m in _ZH_NUMBER.finditer(sentence):
-        if m.start() and sentence[m.start() - 1] in _ZH_SKIP_BEFORE:
+        if _zh_vague(sentence, m):
             continue
         # 六月十六夜里: a day of the month, whatever follows it
         unit = "日" if m.start() and sentence[m.start() - 1] == "月" else m.group(2)
         subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else "quantity"
         for new in _zh_new_numbers(m.group(1), unit, rng):
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
-    for word, new in _ZH_TIME_WORDS.items():
+    for word, news in _ZH_TIME_WORDS.items():
         for m in re.finditer(word, sentence):
-            out.append(("time", splice(sentence, m.start(), m.end(), new)))
+            for new in news:
+                if writer_uses(draft, new) and new not in sentence:
+                    out.append(("time", splice(sentence, m.start(), m.end(), new)))
     return out
+
+
+def _zh_vague(sentence: str, m: re.Match) -> bool:
+    """Is the numeral of ``m`` no count: an ordinal or date (第三, 初五), a range (三五天, 两三个,
+    十几), a bare 百/千/万, or part of a saying (千里, 一五一十)?"""
+    digits, start = m.group(1), m.start()
+    if start and sentence[start - 1] in _ZH_SKIP_BEFORE:
+        return True
+    if sentence[m.end(1) : m.end(1) + 1] in "几余多来":
+        return True
+    if digits in ("百", "千", "万") or (len(digits) == 2 and not re.search("[十百千万]", digits)):
+        return True
+    around = sentence[max(0, start - 3) : m.end() + 3]
+    return any(idiom in around for idiom in _ZH_IDIOMS)
 
 
 def _zh_new_numbers(digits: str, unit: str, rng: random.Random) -> list[str]:
@@ -78,12 +142,14 @@ def _zh_new_numbers(digits: str, unit: str, rng: random.Random) -> list[str]:
     for new in changed_values(value, rng, is_year=is_year):
         if unit in ("月",) and not 1 <= new <= 12 or unit in ("日", "号") and not 1 <= new <= 28:
             new = value % 9 + 1 if value % 9 + 1 != value else value + 1
+        if new == 1 and unit not in _ZH_COUNTED_ONE:
+            continue
         if arabic:
             text = str(new)
         else:  # before a measure word 2 is 两 (两天, 两个), in dates it is 二 (二月, 二日)
             text = year_to_cn(new) if is_year else int_to_cn(new, liang=unit not in ("月", "日",
                                                                                     "号"))
-        if text not in out:
+        if text not in out and text != digits:
             out.append(text)
     return out
 
@@ -94,12 +160,135 @@ def _zh_is_time(digits: str, unit: str, sentence: str, end: int) -> bool:
     return unit in _ZH_TIME_UNITS and not sentence[end:].startswith("个")
 
 
-def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
+# --- en -----------------------------------------------------------------------------------------
+
+def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
-    for m in _EN_NUMBER.finditer(sentence):
-        news, is_time = _en_new_numbers(m.group(), sentence[m.end():], rng)
-        for new in news:
-            out.append(("time" if is_time else "quantity", splice(sentence, m.start(), m.end(), new)))
+    for start, end, value, words in _en_numbers(sentence):
+        kind = _en_kind(sentence, start, end, value, words)
+        if kind is None:
+            continue
+        for new_value in _plausible(value, kind, rng):
+            text = _written_like(sentence[start:end], new_value, words)
+            new = _with_article(splice(sentence, start, end, text), start, text)
+            out.append(("time" if kind in ("year", "hour") else "quantity", new))
+    out += _en_name_changes(sentence)
+    out += _en_time_word_changes(draft, sentence)
+    return out
+
+
+def _en_numbers(sentence: str) -> list[tuple[int, int, int, bool]]:
+    """(start, end, value, in words) of each number of ``sentence``."""
+    found = []
+    for m in EN_NUMBER_WORDS.finditer(sentence):
+        value = en_words_to_int(m.group())
+        if value is not None:
+            found.append((m.start(), m.end(), value, True))
+    for m in _EN_DIGITS.finditer(sentence):
+        found.append((m.start(), m.end(), int(m.group().replace(",", "")), False))
+    return sorted(found)
+
+
+def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> str | None:
+    """What the number states ("count", "age", "year", "hour"), or None where it states no
+    fact to change: a vague or idiomatic number, a one, a name or a chapter's number."""
+    before, after = sentence[:start], sentence[end:]
+    if value < 2 or _vague(before, sentence[start:end], after):
+        return None
+    if words and sentence[start:end].istitle() and before.strip():
+        return None  # a name: "Seven Dials", "the Four Winds"
+    if _EN_NOT_COUNT_BEFORE.search(before):
+        return None
+    if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:
+        return "year"
+    if _EN_TIME_AFTER.match(after) and value <= 12:
+        return "hour"
+    if _EN_AGE_AFTER.match(after) or _EN_AGE_BEFORE.search(before):
+        return "age"
+    if re.search(r"[£$]\s*$", before) or _counts_something(after):
+        return "count"
+    return None
+
+
+def _vague(before: str, number: str, after: str) -> bool:
+    """"a drink or two", "two or three", "ten or so", "two to three", "a hundred times"."""
+    if re.search(r"(?i)\b(?:or|nor)\s+$", before) or re.match(r"(?i)\s+(?:or|to)\s", after):
+        return True
+    return bool(re.match(r"(?i)\s+(?:times|thanks|ways|pieces)\b", after)) and \
+        bool(re.search(r"(?i)\b(?:a|an)\s+$", before) or re.match(r"(?i)an?\s", number))
+
+
+def _counts_something(after: str) -> bool:
+    """Does a plural noun follow, after at most two other words ("fifty-nine teeth", "thirty
+    greasy bales", "fourteen of them")?"""
+    if _EN_PARTITIVE.match(after):
+        return True
+    clause = re.split(r"[,.;:!?()\"“”]", after, maxsplit=1)[0]
+    for word in re.findall(r"[A-Za-z'’]+", clause)[:3]:
+        if _plural_noun(word.lower()):
+            return True
+        if not _adjective(word.lower()):
+            return False
+    return False
+
+
+def _plural_noun(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    if word in _EN_PLURAL_NOUNS:
+        return True
+    nouns = getAllLemmas(word).get("NOUN", ())
+    return bool(nouns) and word not in nouns and word.endswith("s")
+
+
+def _adjective(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    return "ADJ" in lemmas or "VERB" in lemmas and word.endswith(("ed", "en"))
+
+
+def _plausible(value: int, kind: str, rng: random.Random) -> list[int]:
+    """Up to three other values a reader would believe for that quantity: a year a few years
+    off, an hour of the clock, an age of the same stage of life, a count near a small one, a
+    round number for a round one."""
+    if kind == "hour":
+        pool = [h for h in range(1, 13) if h != value and abs(h - value) <= 4]
+    elif kind == "age":
+        step = 2 if value < 18 else 5
+        pool = [value + d * step for d in (-3, -2, -1, 1, 2, 3)
+                if 2 <= value + d * step < 100 and (value + d * step < 18) == (value < 18)]
+    else:
+        return [v for v in changed_values(value, rng, is_year=kind == "year") if v >= 2]
+    rng.shuffle(pool)
+    return pool[:3]
+
+
+def _written_like(old: str, value: int, words: bool) -> str:
+    """``value`` written as ``old`` is: digits (with thousands commas if it had them) or
+    words ("a hundred and eighty" keeps its "a" and its "and")."""
+    if not words:
+        return f"{value:,}" if "," in old else str(value)
+    # "and" as the writer wrote it, or where "a hundred" could not show it (a hundred and ten)
+    with_and = " and " in old.lower() or bool(re.search(r"(?i)(?:hundred|thousand)$", old))
+    text = int_to_en_words(value, with_and)
+    if re.match(r"(?i)an?\s", old) and re.match(r"one (?:hundred|thousand|million)\b", text):
+        text = "a" + text[3:]
+    return match_case(old, text)
+
+
+def _with_article(sentence: str, start: int, text: str) -> str:
+    """``sentence`` with an "a"/"an" right before the new number fitted to it ("an eleven-year-
+    old" -> "a twelve-year-old")."""
+    m = re.search(r"\b([Aa]n?)\s+$", sentence[:start])
+    if not m or text.lower().startswith(("a ", "an ")):
+        return sentence
+    article = match_case(m.group(1), indefinite_article(text))
+    return sentence[: m.start(1)] + article + sentence[m.end(1) :]
+
+
+def _en_name_changes(sentence: str) -> list[tuple[str, str]]:
+    out = []
     for names in (_MONTHS, _DAYS):
         for k, name in enumerate(names):
             if name not in sentence:
@@ -110,43 +299,36 @@ def _en_changes(sentence: str, rng: random.Random) -> list[tuple[str, str]]:
                 for step in (1, 2, 3, -1, -2, -3):
                     other = names[(k + step) % len(names)]
                     out.append(("time", splice(sentence, m.start(), m.end(), other)))
-    for word, new in _EN_TIME_WORDS.items():
-        for m in _TIME_WORD_PATTERNS[word].finditer(sentence):
-            out.append(("time", splice(sentence, m.start(), m.end(), match_case(m.group(), new))))
     return out
 
 
-def _en_new_numbers(token: str, after: str, rng: random.Random) -> tuple[list[str], bool]:
-    """The stand-ins for a number: number words within three of it (two -> three, four,
-    five), or a few plausible values of a figure."""
-    word = token.lower()
-    if word in _EN_WORD_VALUES:
-        value = _EN_WORD_VALUES[word]
-        others = [w for w in _EN_WORDS[:11] if w != word and abs(_EN_WORD_VALUES[w] - value) <= 3] \
-            if value <= 12 else [w for w in _EN_WORDS[11:] if w != word]
-        return [match_case(token, w) for w in others], bool(_EN_TIME_AFTER.match(after))
-    value = int(token.replace(",", ""))
-    is_year = 1000 <= value <= 2100 and "," not in token
-    is_time = is_year or bool(_EN_TIME_AFTER.match(after))
+def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:
+    """A time of day or season turned into another one the book's summaries use, never next
+    to the same word ("at dawn and dawn")."""
     out = []
-    for new in changed_values(value, rng, is_year=is_year):
-        if is_time and not is_year and not 1 <= new <= 12:
-            new = value % 12 + 1
-        text = f"{new:,}" if "," in token else str(new)
-        if text not in out and text != token:
-            out.append(text)
-    return out, is_time
+    for word, news in _EN_TIME_WORDS.items():
+        for m in _TIME_WORD_PATTERNS[word].finditer(sentence):
+            previous = (sentence[: m.start()].split()[-1:] or [""])[0].lower()
+            if word in _EN_SEASONS and previous not in _EN_SEASON_BEFORE:
+                continue
+            near = re.findall(r"[a-z]+", sentence[max(0, m.start() - 30) : m.end() + 30].lower())
+            for new in news:
+                if new in near or not writer_uses(draft, new):
+                    continue
+                out.append(("time", splice(sentence, m.start(), m.end(),
+                                           match_case(m.group(), new))))
+    return out
 
 
 def changed_values(value: int, rng: random.Random, is_year: bool = False,
                    count: int = 3) -> list[int]:
-    """Up to ``count`` different values from ``changed_value``, in the order drawn: the rules
-    offer them all, and the ledger picks the one that keeps the numbers brought in like
-    those taken out (a generator that always writes "eleven" is read by what it writes)."""
+    """Up to ``count`` different values from ``changed_value``, in the order drawn (never one
+    for a count of several: "three men" cannot become "one men"); the rules offer them all,
+    and the generator picks among them."""
     out: list[int] = []
-    for _ in range(count * 4):
+    for _ in range(count * 10):
         new = changed_value(value, rng, is_year)
-        if new != value and new not in out:
+        if new != value and new not in out and (new > 1 or value <= 1):
             out.append(new)
             if len(out) == count:
                 break
@@ -155,7 +337,7 @@ def changed_values(value: int, rng: random.Random, is_year: bool = False,
 
 def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
     """A different, plausible value: years move by a few, small counts by one to three,
-    larger numbers by 20-50%."""
+    larger numbers by 20-50% and stay as round as they were (forty -> sixty, not fifty-two)."""
     if is_year:
         return value + rng.choice([-3, -2, 2, 3, 5])
     if value <= 1:
@@ -164,4 +346,16 @@ def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
         options = [v for v in range(max(1, value - 2), value + 4) if v != value]
         return rng.choice(options)
     delta = max(1, round(value * rng.choice([0.2, 0.3, 0.5])))
-    return value + delta if rng.random() < 0.6 else max(2, value - delta)
+    new = value + delta if rng.random() < 0.6 else max(2, value - delta)
+    return _as_round_as(new, value)
+
+
+def _as_round_as(new: int, value: int) -> int:
+    """``new`` rounded to the trailing zeros of ``value`` from a hundred up (3000 -> 4000,
+    180 -> 230; twenty nights may well become fourteen)."""
+    if value < 100:
+        return new
+    unit = 1
+    while value % (unit * 10) == 0 and value > unit * 10:
+        unit *= 10
+    return max(unit, round(new / unit) * unit)
