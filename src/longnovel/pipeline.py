@@ -20,9 +20,10 @@ from longnovel.state import (
     RunState,
     atomic_write_bytes,
     atomic_write_table,
+    confined_outputs,
     now_iso,
-    output_digests,
     read_manifest,
+    stage_folder,
     stage_module,
     sweep_temp_files,
     upstream_of,
@@ -116,6 +117,7 @@ class Pipeline:
     def run_stage(self, name: str, log=print, accept_failures: bool = False) -> dict:
         """Run one stage now and write its outputs and manifest."""
         module = stage_module(name)
+        stage_folder(self.run_dir, name)  # refused when a link: its files would live elsewhere
         sweep_temp_files(self.run_dir / name)  # left by a killed run of this stage
         self._note_stale_upstream(module, log)
         ctx = StageContext(self.config, self.run_dir, self.tier_targets, self.progress,
@@ -176,7 +178,7 @@ class Pipeline:
         return ``{path: sha256}``. The old manifest goes first, so a crash in between leaves
         the stage missing, never fresh with mixed files."""
         folder = self.run_dir / name
-        old = output_digests(read_manifest(self.run_dir, name))
+        old = confined_outputs(self.run_dir, name, read_manifest(self.run_dir, name))
         (folder / "manifest.json").unlink(missing_ok=True)
         digests: dict[str, str] = {}
         for rel, writer in (writers or {}).items():

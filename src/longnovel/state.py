@@ -28,7 +28,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import ModuleType
 
 from longnovel.errors import StageError
@@ -225,12 +225,65 @@ class TableWriter:
 # --- manifests ---------------------------------------------------------------------------------
 
 def read_manifest(run_dir: Path, stage: str) -> dict | None:
-    """A stage's manifest, or None when it is missing or unreadable."""
+    """A stage's manifest, or None when it is missing or unreadable. A manifest that is a
+    link, or whose stage folder is one, is refused (a run directory received from someone
+    else is untrusted input: nothing it holds may make longnovel read outside it)."""
     path = Path(run_dir) / stage / MANIFEST
+    if not path.exists() and not path.is_symlink():
+        return None
+    stage_folder(run_dir, stage)
+    if path.is_symlink():
+        raise StageError(f"{path}: a manifest must be a plain file, not a link; delete it to "
+                         f"rebuild stage {stage}")
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def stage_folder(run_dir: Path, stage: str) -> Path:
+    """``<run_dir>/<stage>``, refused when it is a link (its files would live elsewhere)."""
+    folder = Path(run_dir) / stage
+    if folder.is_symlink():
+        raise StageError(f"{folder}: a stage folder must not be a link (it points to "
+                         f"{os.readlink(folder)}); replace it with a plain folder")
+    return folder
+
+
+def confined_outputs(run_dir: Path, stage: str, manifest: dict | None) -> dict[str, str]:
+    """``{relative path: sha256}`` of a manifest's outputs, each checked to name a file inside
+    the stage folder: relative, no ``..``, not absolute, not reached through a link. Any other
+    path is refused with one line naming the manifest, before anything is read or deleted."""
+    outputs = output_digests(manifest)
+    folder = stage_folder(run_dir, stage)
+    root = folder.resolve()
+    manifest_path = folder / MANIFEST
+    for rel, digest in outputs.items():
+        problem = _output_path_problem(rel, digest, folder, root)
+        if problem:
+            raise StageError(f"{manifest_path}: output {rel!r} {problem}; a manifest may name "
+                             f"only files in its stage folder: delete {manifest_path} to "
+                             f"rebuild stage {stage}")
+    return outputs
+
+
+def _output_path_problem(rel, digest, folder: Path, root: Path) -> str | None:
+    if not isinstance(rel, str) or not rel or not isinstance(digest, str):
+        return "is not a path with a digest"
+    if "\\" in rel or "\0" in rel:
+        return "holds a backslash or NUL byte"
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or rel.startswith("~"):
+        return "is an absolute path"
+    if any(part in ("..", ".", "") for part in rel.split("/")):
+        return "goes up with '..' (or has an empty or '.' part)"
+    path = folder / rel
+    for parent in [*reversed(path.relative_to(folder).parents), path.relative_to(folder)]:
+        if str(parent) != "." and (folder / parent).is_symlink():
+            return f"is reached through a link ({folder / parent})"
+    if not path.resolve().is_relative_to(root):
+        return "resolves outside the stage folder"
+    return None
 
 
 def write_manifest(run_dir: Path, stage: str, manifest: dict) -> None:
@@ -319,7 +372,7 @@ class RunState:
         return StageStatus("fresh", "", fingerprint)
 
     def _changed_outputs(self, stage: str, manifest: dict) -> tuple[str, str] | None:
-        outputs = output_digests(manifest)
+        outputs = confined_outputs(self.run_dir, stage, manifest)
         if not outputs:
             return ("stale", "manifest records no output digests")
         for rel, digest in outputs.items():
