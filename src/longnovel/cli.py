@@ -240,23 +240,37 @@ def init(folder: Path = typer.Argument(..., metavar="DIR", help="Folder to creat
 @user_errors
 def status(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
            tier: list[str] | None = TierOpt, debug: bool = DebugOpt,
-           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")):
+           as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+           verify: bool = typer.Option(False, "--verify", help="Re-hash every recorded output "
+                                       "(every byte, not size and time) first; exit 1 if any "
+                                       "file differs from its manifest.")):
     """Show each stage's state and where files are.
 
     Prints the resolved config, run dir, cache and corpus paths, then one row per stage
     (fresh / stale / missing / partial and why, rows, failures, tokens, cost, when), then
     windows and samples per tier and language."""
     from longnovel.checks import table
+    from longnovel.state import verify_outputs
     from longnovel.status import paths_lines, status_rows, status_table, tier_rows
 
     pipeline = make_pipeline(config, run_dir, tier, claim=False, lock=None)
+    problems: list[str] = []
+    if verify:
+        checked, problems = verify_outputs(pipeline.run_dir, pipeline.state.digests)
+        for line in problems:
+            _err(f"verify: {line}")
+        _err(f"verify: {checked} file(s) re-hashed, {len(problems)} differ")
     rows = status_rows(pipeline)
     if as_json:
         typer.echo(json.dumps(rows, indent=2))
+        if problems:
+            raise typer.Exit(1)
         return
     typer.echo(paths_lines(pipeline.config) + "\n")
     typer.echo(status_table(rows))
     typer.echo("\n" + table(tier_rows(pipeline), ["tier", "language", "windows", "samples"]))
+    if problems:
+        raise typer.Exit(1)
 
 
 @app.command()

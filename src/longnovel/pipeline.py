@@ -6,6 +6,7 @@ runs stages, writes their outputs and manifests, and reports what a build left p
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from contextlib import contextmanager
@@ -13,21 +14,29 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from longnovel.config import Config
+from longnovel.errors import StageError
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.state import (
     STAGES,
     STATE_DIR,
     RunState,
-    atomic_write_bytes,
-    atomic_write_table,
     confined_outputs,
+    hash_obj,
+    is_tiered,
+    merge_tier_rows,
     now_iso,
     read_manifest,
     stage_folder,
     stage_module,
+    sha256_file,
     sweep_temp_files,
+    tier_digest,
+    tier_records,
+    tiered_parquet,
     upstream_of,
+    write_bytes_temp,
     write_manifest,
+    write_table_temp,
 )
 
 ROW_GROUP_ROWS = 128  # Parquet row group of stage outputs, unless a stage says otherwise
@@ -89,7 +98,7 @@ class Pipeline:
             log(f"{name}: partial ({status.reason}); re-sending only those")
         elif status.state == "stale":
             log(f"{name}: stale ({status.reason})")
-        self.run_stage(name, log=log, accept_failures=accept)
+        self.run_stage(name, log=log, accept_failures=accept, force=force)
         report.ran.append(name)
 
     @contextmanager
@@ -112,31 +121,101 @@ class Pipeline:
         """Mark a partial stage's failures as final: it becomes fresh and is not re-run."""
         manifest = read_manifest(self.run_dir, name)
         if manifest is not None:
-            write_manifest(self.run_dir, name, {**manifest, "failures_accepted": True})
+            tiers = {t: {**r, "failures_accepted": True} if r.get("unanswered") else r
+                     for t, r in tier_records(manifest).items()}
+            write_manifest(self.run_dir, name, {**manifest, "failures_accepted": True,
+                                                **({"tiers": tiers} if tiers else {})})
 
-    def run_stage(self, name: str, log=print, accept_failures: bool = False) -> dict:
-        """Run one stage now and write its outputs and manifest."""
+    def tiers_to_run(self, name: str, force: bool = False) -> dict[str, int]:
+        """The selected tiers a run of stage ``name`` builds: those not fresh (all with
+        ``force``). Other tiers' rows and files are kept as they are."""
+        if force or not is_tiered(name):
+            return dict(self.tier_targets)
+        states = self.state.tier_states(name)
+        return {t: target for t, target in self.tier_targets.items() if states[t] != "fresh"}
+
+    def run_stage(self, name: str, log=print, accept_failures: bool = False,
+                  force: bool = False) -> dict:
+        """Run one stage now for the selected tiers that are not fresh (all of them with
+        ``force``) and write its outputs and manifest, keeping other tiers' rows and files."""
         module = stage_module(name)
         stage_folder(self.run_dir, name)  # refused when a link: its files would live elsewhere
         sweep_temp_files(self.run_dir / name)  # left by a killed run of this stage
         self._note_stale_upstream(module, log)
-        ctx = StageContext(self.config, self.run_dir, self.tier_targets, self.progress,
-                           stage=name, reads=list(module.READS))
+        run_tiers = self.tiers_to_run(name, force) or dict(self.tier_targets)
+        old = read_manifest(self.run_dir, name)
+        kept = self._kept_tiers(name, old, run_tiers, log) if is_tiered(name) else {}
+        ctx = StageContext(self.config, self.run_dir, run_tiers, self.progress,
+                           stage=name, reads=list(module.READS), kept_tiers=list(kept))
         started, clock = now_iso(), time.perf_counter()
+        records = {t: self.state.tier_record(name, t) for t in run_tiers} \
+            if is_tiered(name) else {}
         fingerprint = self.state.fingerprint(name)
+        read_before = self._read_signatures(module)
         try:
             result: StageResult = module.run(ctx)
+            self._check_reads_unchanged(module, read_before)
         except BaseException:
             ctx.discard_writers()
             raise
-        outputs = self._write(name, result, ctx.writers)
-        manifest = self._manifest(name, fingerprint, result, ctx, outputs, started,
-                                  time.perf_counter() - clock, accept_failures)
+        written = self._write(name, result, ctx.writers, run_tiers, kept, old)
+        tiers = self._tier_records(name, records, kept, written, ctx, accept_failures)
+        manifest = self._manifest(name, fingerprint, result, ctx, written.outputs, started,
+                                  time.perf_counter() - clock, accept_failures, old, tiers,
+                                  run_tiers)
         write_manifest(self.run_dir, name, manifest)
-        log(_summary_line(name, manifest))
+        log(_summary_line(name, manifest, run_tiers if is_tiered(name) else None))
         for note in result.notes:
             log(f"{name}: {note}")
         return manifest
+
+    def _kept_tiers(self, name: str, old: dict | None, run_tiers: dict, log) -> dict[str, dict]:
+        """The records of tiers built before and not re-run now, whose rows and files are
+        still what their record says (a tier edited by hand is dropped, to be rebuilt)."""
+        kept: dict[str, dict] = {}
+        records = tier_records(old)
+        for tier in self.config.tiers:
+            record = records.get(tier)
+            if tier in run_tiers or record is None:
+                continue
+            changed = self._changed_tier_outputs(name, tier, record)
+            if changed:
+                log(f"{name}: tier {tier}'s rows in {changed} were changed outside longnovel; "
+                    "they are dropped (build that tier again)")
+                continue
+            kept[tier] = record
+        return kept
+
+    def _changed_tier_outputs(self, name: str, tier: str, record: dict) -> str | None:
+        folder = self.run_dir / name
+        for rel, digest in (record.get("outputs") or {}).items():
+            if rel.startswith(f"{tier}/"):
+                current = self.state.digests.digest(folder / rel)
+            else:
+                per_tier = self.state.digests.tier_digests(folder / rel)
+                current = None if per_tier is None else tier_digest(per_tier, tier)
+            if current != digest:
+                return rel
+        return None
+
+    def _read_signatures(self, module) -> dict[str, tuple | None]:
+        signatures = {}
+        for rel in module.READS:
+            try:
+                stat = (self.run_dir / rel).stat()
+                signatures[rel] = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+            except OSError:
+                signatures[rel] = None
+        return signatures
+
+    def _check_reads_unchanged(self, module, before: dict) -> None:
+        """A stage's recorded inputs are the digests of the files it read: refuse to record
+        them when a file was replaced or edited while the stage ran."""
+        after = self._read_signatures(module)
+        for rel, signature in before.items():
+            if after[rel] != signature:
+                raise StageError(f"{self.run_dir / rel}: changed while stage {module.NAME} was "
+                                 "reading it; run the build again")
 
     def _note_stale_upstream(self, module, log) -> None:
         for upstream in upstream_of(module):
@@ -144,18 +223,33 @@ class Pipeline:
             if state in ("stale", "missing"):
                 log(f"note: upstream stage {upstream} is {state}; this runs on its current files")
 
+    def _tier_records(self, name, records, kept, written, ctx, accept) -> dict[str, dict]:
+        if not is_tiered(name):
+            return {}
+        unanswered = ctx.unanswered()
+        done = now_iso()
+        for tier, record in records.items():
+            record.update(outputs=written.tier_outputs.get(tier, {}), finished_at=done,
+                          unanswered=unanswered, failures_accepted=bool(accept and unanswered))
+        merged = {**kept, **records}
+        return {t: merged[t] for t in self.config.tiers if t in merged}
+
     def _manifest(self, name, fingerprint, result: StageResult, ctx, outputs, started, seconds,
-                  accept) -> dict:
+                  accept, old, tiers, run_tiers) -> dict:
         module = stage_module(name)
         unanswered = ctx.unanswered()
+        if tiers:
+            fingerprint = hash_obj({t: r["fingerprint"] for t, r in tiers.items()})
         return {
             "stage": name,
             "fingerprint": fingerprint,
             "upstream": {u: (read_manifest(self.run_dir, u) or {}).get("fingerprint")
                          for u in upstream_of(module)},
-            "inputs": self.state.inputs(name),
+            "inputs": {t: r["inputs"] for t, r in tiers.items()} if tiers
+            else self.state.inputs(name),
             "code_version": module.CODE_VERSION,
-            "tiers": self.state.tier_key(name),
+            "tiers": tiers or None,
+            "ran_tiers": list(run_tiers) if tiers else None,
             "started_at": started,
             "finished_at": now_iso(),
             "seconds": round(seconds, 3),
@@ -169,36 +263,91 @@ class Pipeline:
             "outputs": outputs,
             "config": self.state.section(name),
             "notes": result.notes,
-            **result.extra,
+            **merge_tier_extras(result.extra, old, list(tiers), list(run_tiers)),
         }
 
-    def _write(self, name: str, result: StageResult, writers: dict | None = None
-               ) -> dict[str, str]:
-        """Write the stage's files atomically, and rename the files it streamed into place;
-        return ``{path: sha256}``. The old manifest goes first, so a crash in between leaves
-        the stage missing, never fresh with mixed files."""
+    def _write(self, name: str, result: StageResult, writers: dict, run_tiers: dict,
+               kept: dict, old_manifest: dict | None) -> Written:
+        """Write the stage's files atomically, rows of kept tiers merged into its tiered
+        Parquet files, and rename them into place; return their digests. The old manifest goes
+        first, so a crash in between leaves the stage missing, never fresh with mixed files."""
         folder = self.run_dir / name
-        old = confined_outputs(self.run_dir, name, read_manifest(self.run_dir, name))
+        old = confined_outputs(self.run_dir, name, old_manifest)
+        staged: dict[str, str] = {}
+        try:
+            for rel, writer in (writers or {}).items():
+                staged[rel] = writer.finish()
+            for rel, table in result.tables.items():
+                staged[rel] = write_table_temp(folder / rel, table,
+                                               result.row_group_size or ROW_GROUP_ROWS)
+            for rel, content in result.files.items():
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                staged[rel] = write_bytes_temp(folder / rel, data)
+            order = [t for t in self.config.tiers if t in run_tiers or t in kept]
+            for rel, tmp in list(staged.items()):
+                if kept and tiered_parquet(Path(tmp)) and (folder / rel).is_file():
+                    staged[rel] = merge_tier_rows(Path(tmp), folder / rel, set(run_tiers), order,
+                                                  result.row_group_size or ROW_GROUP_ROWS)
+                    Path(tmp).unlink(missing_ok=True)
+            digests = {rel: sha256_file(Path(tmp)) for rel, tmp in staged.items()}
+        except BaseException:
+            for tmp in staged.values():
+                Path(tmp).unlink(missing_ok=True)
+            raise
         (folder / "manifest.json").unlink(missing_ok=True)
-        digests: dict[str, str] = {}
-        for rel, writer in (writers or {}).items():
-            digests[rel] = writer.commit()
-        for rel, table in result.tables.items():
-            digests[rel] = atomic_write_table(folder / rel, table,
-                                              result.row_group_size or ROW_GROUP_ROWS)
-        for rel, content in result.files.items():
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            digests[rel] = atomic_write_bytes(folder / rel, data)
+        for rel, tmp in staged.items():
+            os.replace(tmp, folder / rel)
+            self.state.digests.remember(folder / rel, digests[rel])
+        for tier, record in kept.items():
+            digests.update({rel: old[rel] for rel in record.get("outputs") or {}
+                            if rel.startswith(f"{tier}/") and rel in old})
         for rel in set(old) - set(digests):
             (folder / rel).unlink(missing_ok=True)
-        for rel, digest in digests.items():
-            self.state.digests.remember(folder / rel, digest)
+        tier_outputs = self._tier_outputs(folder, digests, [*run_tiers, *kept])
         self.state.digests.save()
-        return dict(sorted(digests.items()))
+        return Written(dict(sorted(digests.items())), tier_outputs)
+
+    def _tier_outputs(self, folder: Path, digests: dict, tiers: list[str]
+                      ) -> dict[str, dict[str, str]]:
+        """Per tier: its own files (``<tier>/...``) and the digest of its rows in each tiered
+        Parquet file."""
+        found: dict[str, dict[str, str]] = {t: {} for t in tiers}
+        for rel, digest in digests.items():
+            head = rel.split("/", 1)[0]
+            if "/" in rel and head in found:
+                found[head][rel] = digest
+            elif rel.endswith(".parquet") and tiered_parquet(folder / rel):
+                per_tier = self.state.digests.tier_digests(folder / rel) or {}
+                for tier in tiers:
+                    found[tier][rel] = tier_digest(per_tier, tier)
+        return found
 
 
-def _summary_line(name: str, manifest: dict) -> str:
+@dataclass
+class Written:
+    outputs: dict[str, str]  # every output file -> sha256
+    tier_outputs: dict[str, dict[str, str]]  # tier -> its files and rows' digests
+
+
+def merge_tier_extras(extra: dict, old: dict | None, tiers: list[str], ran: list[str]) -> dict:
+    """The stage's extra manifest fields, with those keyed by tier (``windows_per_tier``...)
+    completed with the kept tiers' entries from the old manifest, in config order."""
+    merged = dict(extra)
+    for key, value in extra.items():
+        if not isinstance(value, dict) or not value or not set(value) <= set(ran):
+            continue
+        previous = (old or {}).get(key)
+        previous = previous if isinstance(previous, dict) else {}
+        combined = {t: value[t] if t in value else previous.get(t) for t in tiers
+                    if t in value or (t not in ran and t in previous)}
+        merged[key] = combined
+    return merged
+
+
+def _summary_line(name: str, manifest: dict, tiers: dict | None = None) -> str:
     line = f"{name}: {manifest['rows_in']} in, {manifest['rows_out']} out"
+    if tiers is not None and set(tiers) != set(manifest.get("tiers") or {}):
+        line += f" (tiers {', '.join(tiers)}; others kept)"
     failures = manifest.get("failures") or {}
     if failures:
         line += f", failures {sum(failures.values())}"

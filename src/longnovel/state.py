@@ -95,6 +95,23 @@ class FileDigests:
         self.remember(path, value)
         return value
 
+    def tier_digests(self, path: Path) -> dict[str, str] | None:
+        """``{tier: digest of that tier's rows}`` of a Parquet file whose rows carry a ``tier``
+        (or a ``window_id`` starting with it), or None when it does not exist; cached like
+        ``digest``."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        key = "tiers:" + str(path.resolve())
+        entry = self._load().get(key)
+        if entry and entry[0] == stat.st_size and entry[1] == stat.st_mtime_ns:
+            return entry[2]
+        value = parquet_tier_digests(path)
+        self._load()[key] = [stat.st_size, stat.st_mtime_ns, value]
+        self._dirty = True
+        return value
+
     def remember(self, path: Path, value: str) -> None:
         """Record ``path``'s digest as computed by a writer."""
         stat = path.stat()
@@ -110,6 +127,42 @@ class FileDigests:
             self._dirty = False
         except OSError:
             pass
+
+
+def row_tier(row: dict) -> str:
+    """The tier a row belongs to: its ``tier``, else the first part of its ``window_id``."""
+    if "tier" in row:
+        return str(row["tier"])
+    return str(row.get("window_id") or "").split(":", 1)[0]
+
+
+def tier_digest(per_tier: dict[str, str], tier: str) -> str:
+    """One tier's digest from ``parquet_tier_digests`` (``empty`` for a tier without rows)."""
+    return per_tier.get(tier) or per_tier.get("*") or "empty"
+
+
+def parquet_tier_digests(path: Path) -> dict[str, str]:
+    """A digest per tier of the rows of a Parquet file (column names, then each row's values
+    as canonical JSON, in file order): the same rows give the same digest whatever else the
+    file holds, so a tier's inputs change only when its own rows do. An unreadable file gets
+    one digest (``*``) of its bytes."""
+    import pyarrow.parquet as pq
+
+    hashers: dict[str, object] = {}
+    try:
+        parquet = pq.ParquetFile(path)
+        header = json.dumps(parquet.schema_arrow.names).encode("utf-8") + b"\n"
+        for batch in parquet.iter_batches(batch_size=64):
+            for row in batch.to_pylist():
+                tier = row_tier(row)
+                if tier not in hashers:
+                    hashers[tier] = hashlib.sha256(header)
+                line = json.dumps(list(row.values()), ensure_ascii=False, default=str,
+                                  separators=(",", ":"))
+                hashers[tier].update(line.encode("utf-8", "surrogatepass") + b"\n")
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        return {"*": f"unreadable ({type(exc).__name__}) {sha256_file(path)[:16]}"}
+    return {tier: h.hexdigest() for tier, h in sorted(hashers.items())}
 
 
 def tree_digest(root: Path, digests: FileDigests) -> str:
@@ -174,6 +227,78 @@ def atomic_write_table(path: Path, table, row_group_size: int | None = None) -> 
     return digest
 
 
+def write_table_temp(path: Path, table, row_group_size: int | None = None) -> str:
+    """Write a Parquet file (zstd) to a temporary file beside ``path``; return its name (the
+    caller renames it into place, or removes it)."""
+    import pyarrow.parquet as pq
+
+    tmp = _temp_beside(path)
+    try:
+        pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def write_bytes_temp(path: Path, data: bytes) -> str:
+    """Write ``data`` to a temporary file beside ``path``, synced; return its name."""
+    tmp = _temp_beside(path)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def tiered_parquet(path: Path) -> bool:
+    """True for a Parquet file whose rows belong to tiers (a ``tier`` or ``window_id``
+    column)."""
+    import pyarrow.parquet as pq
+
+    try:
+        names = pq.read_schema(path).names
+    except (OSError, ValueError):
+        return False
+    return "tier" in names or "window_id" in names
+
+
+def merge_tier_rows(new: Path, old: Path, new_tiers: set[str], order: list[str],
+                    row_group_size: int) -> str:
+    """A temporary file beside ``old`` holding, tier by tier in ``order``, the rows of
+    ``new_tiers`` from ``new`` and those of the other tiers from ``old`` (each tier in its own
+    row groups); return its name. A file of another schema (written by older code) gives
+    nothing for its tiers: they were stale anyway and are built again."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(new)
+    old_ok = pq.read_schema(old).equals(schema)
+    tmp = _temp_beside(old)
+    try:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for tier in order:
+                source = new if tier in new_tiers else old if old_ok else None
+                if source is None:
+                    continue
+                rows: list = []
+                for batch in pq.ParquetFile(source).iter_batches(batch_size=row_group_size):
+                    rows += [r for r in batch.to_pylist() if row_tier(r) == tier]
+                    while len(rows) >= row_group_size:
+                        writer.write_table(pa.Table.from_pylist(rows[:row_group_size], schema))
+                        rows = rows[row_group_size:]
+                if rows:
+                    writer.write_table(pa.Table.from_pylist(rows, schema))
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
 class TableWriter:
     """A Parquet file written in row groups as rows come, to a temporary file beside ``path``;
     ``commit`` renames it into place and returns its sha256, ``discard`` removes it. Stages
@@ -187,6 +312,7 @@ class TableWriter:
         self.tmp = _temp_beside(self.path)
         self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
         self._rows: list[dict] = []
+        self._closed = False
         self.num_rows = 0
 
     def write_rows(self, rows) -> None:
@@ -204,6 +330,19 @@ class TableWriter:
             self.num_rows += len(self._rows)
             self._rows = []
 
+    def finish(self) -> str:
+        """Write what is left and close (once); return the temporary file's name (not yet in
+        place: the pipeline renames it, together with the stage's other files)."""
+        if not self._closed:
+            self._flush()
+            self._writer.close()
+            self._closed = True
+        return self.tmp
+
+    def sha256(self) -> str:
+        """The finished file's sha256 (for a checksum file written beside it)."""
+        return sha256_file(Path(self.finish()))
+
     def commit(self) -> str:
         """Write what is left, close, rename into place; return the file's sha256."""
         self._flush()
@@ -214,7 +353,8 @@ class TableWriter:
 
     def discard(self) -> None:
         try:
-            self._writer.close()
+            if not self._closed:
+                self._writer.close()
         finally:
             Path(self.tmp).unlink(missing_ok=True)
             if self._new_folder:
@@ -312,11 +452,23 @@ class StageStatus:
     fingerprint: str | None = None
 
 
+TIERED_STAGES = ["expand", "arbitrate", "inject", "export"]  # each tier is its own unit
+
+
+def is_tiered(stage: str) -> bool:
+    return stage in TIERED_STAGES
+
+
 class RunState:
     """Fingerprints and states of the stages of one config, tier selection and run directory.
 
-    Nothing is cached between calls except file digests, so a state asked for after an upstream
-    stage ran reflects that stage's new outputs.
+    Tiers are the unit of freshness of every stage after ingest: a stage's manifest keeps one
+    record per built tier (``tiers``: fingerprint, inputs, outputs), so building one tier leaves
+    the others' records, rows and files as they are, and a tier's state depends only on its
+    own inputs. A tier's inputs are the digests of the rows of that tier in the upstream files
+    it reads (``FileDigests.tier_digests``), as found on disk, never as an upstream manifest
+    says. Nothing is cached between calls except file digests, so a state asked for after an
+    upstream stage ran reflects that stage's new outputs.
     """
 
     def __init__(self, config, run_dir: Path, tiers: dict[str, int]):
@@ -333,42 +485,108 @@ class RunState:
             self._sections[stage] = module.config_section(self.config, self)
         return self._sections[stage]
 
-    def inputs(self, stage: str) -> dict[str, str | None]:
-        """Digest of every upstream file the stage reads, from the upstream manifests."""
+    def inputs(self, stage: str, tier: str | None = None) -> dict[str, str | None]:
+        """Digest of every upstream file the stage reads, from the files as they are now:
+        for a tier, the digest of that tier's rows in each tiered file."""
         found: dict[str, str | None] = {}
         for relpath in stage_module(stage).READS:
-            upstream, rel = relpath.split("/", 1)
-            found[relpath] = output_digests(read_manifest(self.run_dir, upstream)).get(rel)
+            path = self.run_dir / relpath
+            if path.is_symlink():
+                raise StageError(f"{path}: a stage output must be a plain file, not a link; "
+                                 f"delete it and run `longnovel {relpath.split('/')[0]}`")
+            if tier is not None and is_tiered(relpath.split("/")[0]):
+                per_tier = self.digests.tier_digests(path)
+                found[relpath] = None if per_tier is None else tier_digest(per_tier, tier)
+            else:
+                found[relpath] = self.digests.digest(path)
         return found
 
-    def fingerprint(self, stage: str) -> str:
+    def tier_key(self, stage: str, tier: str):
+        """What of a tier a stage depends on: expand its target, later stages its name (their
+        windows already carry the target)."""
+        return [tier, self.config.tiers.get(tier)] if stage == "expand" else tier
+
+    def tier_fingerprint(self, stage: str, tier: str) -> str:
         module = stage_module(stage)
         return hash_obj({"config": self.section(stage), "code": module.CODE_VERSION,
-                         "tiers": self.tier_key(stage), "inputs": self.inputs(stage)})
+                         "tier": self.tier_key(stage, tier), "inputs": self.inputs(stage, tier)})
 
-    def tier_key(self, stage: str):
-        """What of the tier selection a stage depends on: expand the targets, later stages the
-        names (their windows already carry the targets)."""
-        if stage == "ingest":
-            return None
-        return dict(self.tiers) if stage == "expand" else list(self.tiers)
+    def fingerprint(self, stage: str) -> str:
+        """The stage's fingerprint for the selected tiers (one per tier, hashed together)."""
+        if not is_tiered(stage):
+            module = stage_module(stage)
+            return hash_obj({"config": self.section(stage), "code": module.CODE_VERSION,
+                             "inputs": self.inputs(stage)})
+        return hash_obj({t: self.tier_fingerprint(stage, t) for t in self.tiers})
+
+    def tier_record(self, stage: str, tier: str) -> dict:
+        """What a stage's manifest keeps about one tier it built (see ``tier_status``)."""
+        return {"fingerprint": self.tier_fingerprint(stage, tier),
+                "target": self.config.tiers.get(tier),
+                "code_version": stage_module(stage).CODE_VERSION,
+                "config": hash_obj(self.section(stage)),
+                "inputs": self.inputs(stage, tier)}
 
     def status(self, stage: str) -> StageStatus:
+        """The stage's state over the selected tiers: stale if any tier is, else missing if any
+        tier was never built, else partial if any is, else fresh."""
         manifest = read_manifest(self.run_dir, stage)
         if manifest is None:
             return StageStatus("missing", "never ran")
         changed = self._changed_outputs(stage, manifest)
         if changed is not None:
             return StageStatus(*changed)
+        if not is_tiered(stage):
+            return self._whole_status(stage, manifest)
+        states = {t: self.tier_status(stage, t, manifest) for t in self.tiers}
+        for state in ("stale", "missing", "partial"):
+            hit = {t: s for t, s in states.items() if s.state == state}
+            if hit:
+                reasons = sorted({s.reason for s in hit.values()})
+                where = ", ".join(hit) if len(hit) < len(states) or len(states) > 1 else ""
+                reason = "; ".join(reasons)
+                return StageStatus(state, f"tier {where}: {reason}" if where else reason,
+                                   self.fingerprint(stage))
+        return StageStatus("fresh", "", self.fingerprint(stage))
+
+    def tier_states(self, stage: str) -> dict[str, str]:
+        """Each selected tier's state (``{tier: state}``; ingest has one, under ``""``)."""
+        manifest = read_manifest(self.run_dir, stage)
+        if manifest is None:
+            return {t: "missing" for t in self.tiers} if is_tiered(stage) else {"": "missing"}
+        changed = self._changed_outputs(stage, manifest)
+        if not is_tiered(stage):
+            return {"": changed[0] if changed else self._whole_status(stage, manifest).state}
+        return {t: changed[0] if changed else self.tier_status(stage, t, manifest).state
+                for t in self.tiers}
+
+    def tier_status(self, stage: str, tier: str, manifest: dict | None = None) -> StageStatus:
+        """One tier of a tiered stage (its outputs already checked against the manifest)."""
+        manifest = manifest if manifest is not None else read_manifest(self.run_dir, stage)
+        record = tier_records(manifest).get(tier)
+        if record is None:
+            return StageStatus("missing", "never built")
+        if record.get("fingerprint") != self.tier_fingerprint(stage, tier):
+            return StageStatus("stale", self._stale_reason(stage, tier, record))
+        for upstream in upstream_of(stage_module(stage)):
+            state = (self.tier_states(upstream).get(tier) if is_tiered(upstream)
+                     else self.tier_states(upstream)[""])
+            if state in ("stale", "missing"):
+                return StageStatus("stale", f"upstream {upstream} is not fresh")
+        if record.get("unanswered") and not record.get("failures_accepted"):
+            return StageStatus("partial", f"{record['unanswered']} request(s) without an answer")
+        return StageStatus("fresh")
+
+    def _whole_status(self, stage: str, manifest: dict) -> StageStatus:
         fingerprint = self.fingerprint(stage)
         if manifest.get("fingerprint") != fingerprint:
-            return StageStatus("stale", self._stale_reason(stage, manifest), fingerprint)
-        for upstream in upstream_of(stage_module(stage)):
-            if self.status(upstream).state in ("stale", "missing"):
-                return StageStatus("stale", f"upstream {upstream} is not fresh", fingerprint)
-        if manifest.get("unanswered") and not manifest.get("failures_accepted"):
-            return StageStatus("partial", f"{manifest['unanswered']} request(s) without an answer",
-                               fingerprint)
+            if manifest.get("code_version") != stage_module(stage).CODE_VERSION:
+                reason = "code changed"
+            elif manifest.get("config") != self.section(stage):
+                reason = "config changed"
+            else:
+                reason = "fingerprint changed"
+            return StageStatus("stale", reason, fingerprint)
         return StageStatus("fresh", "", fingerprint)
 
     def _changed_outputs(self, stage: str, manifest: dict) -> tuple[str, str] | None:
@@ -383,16 +601,53 @@ class RunState:
                 return ("stale", f"output {rel} was changed outside longnovel")
         return None
 
-    def _stale_reason(self, stage: str, manifest: dict) -> str:
-        if manifest.get("code_version") != stage_module(stage).CODE_VERSION:
+    def _stale_reason(self, stage: str, tier: str, record: dict) -> str:
+        if record.get("code_version") != stage_module(stage).CODE_VERSION:
             return "code changed"
-        if manifest.get("config") != self.section(stage):
+        if record.get("config") != hash_obj(self.section(stage)):
             return "config changed"
-        if manifest.get("tiers") != self.tier_key(stage):
-            return "tier selection changed"
-        if manifest.get("inputs") != self.inputs(stage):
-            return "upstream outputs changed"
+        if stage == "expand" and record.get("target") != self.config.tiers.get(tier):
+            return "tier target changed"
+        inputs = self.inputs(stage, tier)
+        changed = [rel for rel, digest in inputs.items()
+                   if (record.get("inputs") or {}).get(rel) != digest]
+        if changed:
+            return f"upstream {', '.join(changed)} changed"
         return "fingerprint changed"
+
+
+def verify_outputs(run_dir: Path, digests: FileDigests | None = None) -> tuple[int, list[str]]:
+    """Re-hash every output each stage's manifest records, reading every byte (no stat
+    cache: a flipped bit with the same size and time is found); return how many files were
+    checked and one line per file that is gone or differs. Files found different are
+    remembered in the digest cache, so ``status`` calls their stage stale from then on."""
+    run_dir = Path(run_dir)
+    digests = digests or FileDigests(run_dir)
+    checked, problems = 0, []
+    for stage in STAGES:
+        manifest = read_manifest(run_dir, stage)
+        for rel, recorded in confined_outputs(run_dir, stage, manifest).items():
+            path = run_dir / stage / rel
+            checked += 1
+            try:
+                found = sha256_file(path)
+            except OSError as exc:
+                problems.append(f"{path}: cannot read ({exc.strerror}); run `longnovel build`")
+                continue
+            if found != recorded:
+                digests.remember(path, found)
+                problems.append(f"{path}: sha256 {found[:12]}… differs from {recorded[:12]}… "
+                                f"in {stage}/{MANIFEST}; run `longnovel build` to rebuild it")
+    digests.save()
+    return checked, problems
+
+
+def tier_records(manifest: dict | None) -> dict[str, dict]:
+    """``{tier: record}`` of the tiers a manifest says were built (empty for old manifests)."""
+    tiers = (manifest or {}).get("tiers")
+    if not isinstance(tiers, dict):
+        return {}
+    return {t: r for t, r in tiers.items() if isinstance(r, dict)}
 
 
 # --- the run-directory lock --------------------------------------------------------------------

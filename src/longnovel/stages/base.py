@@ -48,6 +48,7 @@ class StageContext:
     show_progress: bool = True
     stage: str = ""
     reads: list[str] | None = None  # the files ``read`` may open (None: the stage's READS)
+    kept_tiers: list[str] = field(default_factory=list)  # built before, kept as they are
     _runners: list = field(default_factory=list, repr=False)
     writers: dict = field(default_factory=dict, repr=False)  # relpath -> state.TableWriter
 

@@ -29,8 +29,10 @@ from longnovel.release.samples import (
 from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
-READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet"]
-CODE_VERSION = "6"
+READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
+         "ingest/units.parquet"]
+CODE_VERSION = "7"
+CHECKSUMS = "SHA256SUMS"  # in each tier's folder, in the format of `sha256sum`
 LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
                 "reference_summary"]
 ROW_GROUP = 64  # rows of a release file per row group (each row holds a whole article)
@@ -207,11 +209,23 @@ def collect(ctx: StageContext) -> tuple[list[dict], int]:
     return samples, len(windows)
 
 
+def book_weights(ctx: StageContext) -> dict[tuple[str, str], int]:
+    """(language, book) -> the book's kept tokens in ``ingest/units.parquet``: what splits
+    are balanced on. It does not depend on which tiers are built, so a book's split (and a
+    tier's samples) are the same whatever other tiers a build includes."""
+    weights: Counter = Counter()
+    for batch in ctx.iter_batches("ingest/units.parquet", ["language", "book_id", "n_tokens"],
+                                  batch_size=4096):
+        values = batch.to_pydict()
+        for language, book, n in zip(values["language"], values["book_id"], values["n_tokens"]):
+            weights[(language, book)] += int(n)
+    return dict(weights)
+
+
 def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
     """Give every sample its book's split, then apply the mix and cap per tier."""
     export = ctx.config.export
-    weights = Counter((s["language"], s["book_id"]) for s in samples)
-    splits = assign_splits(dict(weights), export.splits, ctx.config.seed)
+    splits = assign_splits(book_weights(ctx), export.splits, ctx.config.seed)
     rows: list[dict] = []
     for tier in ctx.selected_tiers():
         rng = random.Random(f"{ctx.config.seed}:export:{tier}")
@@ -230,13 +244,37 @@ def rows_by_file(rows: list[dict]) -> dict[str, list[dict]]:
     return dict(sorted(grouped.items()))
 
 
-def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> None:
+def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> dict[str, str]:
     """Stream every release file, tier by tier and split by split, in row groups: a row's
-    article and input exist only while its row group is being written."""
+    article and input exist only while its row group is being written. Return each tier's
+    checksum file (``<tier>/SHA256SUMS``: one ``<sha256>  <file name>`` line per file of the
+    tier, the format ``sha256sum -c`` checks)."""
     articles, summaries = Articles(ctx), Summaries(ctx)
+    sums: dict[str, list[str]] = {}
     for path, rows in grouped.items():
         writer = ctx.writer(path, SCHEMA, ROW_GROUP)
         writer.write_rows(with_article(row, articles, summaries) for row in rows)
+        tier, name = path.split("/", 1)
+        sums.setdefault(tier, []).append(f"{writer.sha256()}  {name}\n")
+    return {f"{tier}/{CHECKSUMS}": "".join(sorted(lines)) for tier, lines in sums.items()}
+
+
+STAT_COLUMNS = ["tier", "language", "split", "book_id", "source", "label",
+                "hallucination_types", "reviewed"]
+
+
+def kept_rows(ctx: StageContext) -> tuple[list[dict], list[str]]:
+    """The counted columns of the release rows of tiers built before and kept (their files
+    stay as they are), and those files, so the card and stats cover every built tier."""
+    import pyarrow.parquet as pq
+
+    rows, files = [], []
+    folder = ctx.run_dir / NAME
+    for tier in ctx.kept_tiers:
+        for path in sorted((folder / tier).glob("*.parquet")):
+            rows += pq.read_table(path, columns=STAT_COLUMNS).to_pylist()
+            files.append(path.relative_to(folder).as_posix())
+    return rows, files
 
 
 def run(ctx: StageContext) -> StageResult:
@@ -248,12 +286,15 @@ def run(ctx: StageContext) -> StageResult:
     reviews = load_reviews(ctx.run_dir)
     rows, applied = apply_reviews(split_and_sample(ctx, samples), reviews)
     grouped = rows_by_file(rows)
-    write_files(ctx, grouped)
+    checksums = write_files(ctx, grouped)
     languages = sorted({source.language for source in ctx.config.corpus})
-    stats = export_stats(rows, list(ctx.selected_tiers()), languages)
+    kept, kept_files = kept_rows(ctx)
+    tiers = [t for t in ctx.config.tiers if t in ctx.selected_tiers() or t in ctx.kept_tiers]
+    stats = export_stats(rows + kept, tiers, languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
-             "README.md": dataset_card(ctx.config, stats, sorted(grouped),
-                                       read_audit(ctx.run_dir))}
+             "README.md": dataset_card(ctx.config, stats, sorted([*grouped, *kept_files]),
+                                       read_audit(ctx.run_dir)),
+             **checksums}
     by_source = Counter(s["source"] for s in samples)
     return StageResult(files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)

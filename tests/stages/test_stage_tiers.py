@@ -1,0 +1,108 @@
+"""Tiers are the unit of freshness (issue 24, DESIGN.md section 14): a tier's rows and files
+depend only on the config, the seed and that tier's windows; building one tier keeps every
+other tier's outputs; status after building one tier calls no other tier stale."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from helpers.builders import english_units, write_config, write_dir_book
+from typer.testing import CliRunner
+
+from longnovel.cli import app
+
+runner = CliRunner()
+TIERS = {"A": 60, "B": 120}
+
+
+def project(tmp: Path, name: str) -> Path:
+    root = tmp / name
+    for book in ("ferry", "mill", "quay"):
+        write_dir_book(root / "en", book, english_units(12))
+    return write_config(root, [{"path": str(root / "en"), "format": "dir", "language": "en"}],
+                        tiers=TIERS, inject={"types_per_window": 2})
+
+
+def cli(*args: str):
+    result = runner.invoke(app, [*args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def release(run_dir: Path, tier: str) -> dict[str, bytes]:
+    folder = run_dir / "export" / tier
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def tier_rows(path: Path, tier: str) -> list[dict]:
+    return [r for r in pq.read_table(path).to_pylist()
+            if r.get("tier", r.get("window_id", "").split(":")[0]) == tier]
+
+
+def human(run_dir: Path, tier: str) -> list[dict]:
+    return [r for split in ("test", "valid")
+            for r in tier_rows(run_dir / "export" / tier / f"{split}.parquet", tier)
+            if r["source"] == "human"]
+
+
+def states(config: Path, *tiers: str) -> dict[str, dict]:
+    args = ["status", "-c", str(config), "--json"] + [a for t in tiers for a in ("--tier", t)]
+    return {r["stage"]: r for r in json.loads(cli(*args).output)}
+
+
+def test_one_tier_then_another_keeps_both_and_equals_building_both(tmp_path):
+    config = project(tmp_path, "p")
+    run_dir = config.parent / "run"
+    cli("build", "-c", str(config), "--tier", "A", "--no-progress")
+    first_a = release(run_dir, "A")
+    assert "test.parquet" in first_a and "SHA256SUMS" in first_a
+    status = states(config)
+    assert {s["state"] for n, s in status.items() if n != "ingest"} == {"missing"}
+    assert all("tier B: never built" in s["why"] for n, s in status.items() if n != "ingest")
+    assert {s["state"] for s in states(config, "A").values()} == {"fresh"}
+
+    result = cli("build", "-c", str(config), "--tier", "B", "--no-progress")
+    assert "(tiers B; others kept)" in result.output
+    assert release(run_dir, "A") == first_a  # untouched, byte for byte
+    assert {s["state"] for s in states(config).values()} == {"fresh"}
+    assert "0 stage(s) run" in cli("build", "-c", str(config), "--no-progress").output
+
+    both = project(tmp_path, "q")
+    cli("build", "-c", str(both), "--no-progress")
+    other = both.parent / "run"
+    for tier in TIERS:
+        for rel in ("expand/windows.parquet", "arbitrate/labels.parquet"):
+            assert tier_rows(other / rel, tier) == tier_rows(run_dir / rel, tier), (tier, rel)
+        assert human(other, tier) == human(run_dir, tier) != []
+    card = (run_dir / "export" / "README.md").read_text()
+    assert "A/test.parquet" in card and "B/test.parquet" in card
+    stats = json.loads((run_dir / "export" / "stats.json").read_text())
+    assert set(stats["by_tier"]) == set(TIERS) and all(stats["by_tier"].values())
+
+
+def test_an_edit_to_one_tier_rebuilds_that_tier_only(tmp_path):
+    config = project(tmp_path, "p")
+    run_dir = config.parent / "run"
+    cli("build", "-c", str(config), "--no-progress")
+    before_a = release(run_dir, "A")
+    data = config.read_text().replace("B: 120", "B: 130")
+    config.write_text(data)
+    status = states(config)
+    assert status["expand"]["state"] == "stale" and "tier B" in status["expand"]["why"]
+    assert states(config, "A")["export"]["state"] == "fresh"
+    cli("build", "-c", str(config), "--no-progress")
+    assert release(run_dir, "A") == before_a
+    manifest = json.loads((run_dir / "expand" / "manifest.json").read_text())
+    assert manifest["ran_tiers"] == ["B"] and manifest["tiers"]["B"]["target"] == 130
+
+
+@pytest.mark.xfail(strict=True, reason="inject's ledger still carries state across tiers: the "
+                   "lead engineer removes it (issue 24); drop this marker then")
+def test_a_tier_built_alone_exports_what_building_every_tier_exports(tmp_path):
+    alone, both = project(tmp_path, "p"), project(tmp_path, "q")
+    cli("build", "-c", str(alone), "--tier", "B", "--no-progress")
+    cli("build", "-c", str(both), "--no-progress")
+    assert release(alone.parent / "run", "B") == release(both.parent / "run", "B")
