@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -36,11 +37,30 @@ class CorpusSource(Closed):
     summary_sources: list[str] | None = None
 
 
+# A tier or split name becomes a folder and a file name of the release, and the first part of a
+# window id ("S:book:1-3"): letters, digits, "_", "-" and "." only.
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def check_names(names, what: str) -> None:
+    for name in names:
+        if not isinstance(name, str) or not NAME_PATTERN.match(name):
+            raise ValueError(f"{what} name {name!r} cannot name a folder or file: use letters, "
+                             "digits, '_', '-' and '.' (at most 64, not starting with '.')")
+
+
 class UnitsConfig(Closed):
     min_tokens: int = Field(2000, ge=0)
     max_tokens: int = Field(6000, gt=0)
     out_of_range: Literal["drop", "keep"] = "drop"
     missing_summary: Literal["error", "drop"] = "error"
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.min_tokens > self.max_tokens:
+            raise ValueError(f"min_tokens ({self.min_tokens}) is above max_tokens "
+                             f"({self.max_tokens}): no unit could be kept")
+        return self
 
 
 class WindowConfig(Closed):
@@ -100,6 +120,7 @@ class ExportConfig(Closed):
     @field_validator("splits")
     @classmethod
     def _splits_sum(cls, value):
+        check_names(value, "split")
         if not value or any(v < 0 for v in value.values()) or abs(sum(value.values()) - 1) > 1e-6:
             raise ValueError("split shares must be non-negative and sum to 1")
         return value
@@ -132,7 +153,23 @@ class Config(Closed):
             raise ValueError(f"model(s) {missing} are not defined under models:")
         if not self.tiers:
             raise ValueError("tiers: at least one tier is needed")
+        low = min(self.tiers.items(), key=lambda item: item[1])
+        if self.window.below >= low[1]:
+            raise ValueError(f"window.below ({self.window.below}) must be less than every "
+                             f"tier's target (tier {low[0]} is {low[1]}): a window's range "
+                             "starts at target - below")
         return self
+
+    @field_validator("tiers")
+    @classmethod
+    def _tier_names_and_targets(cls, value):
+        check_names(value, "tier")
+        bad = {name: target for name, target in value.items() if target <= 0}
+        if bad:
+            name, target = next(iter(bad.items()))
+            raise ValueError(f"tier {name}'s target must be a positive number of tokens, "
+                             f"got {target}")
+        return value
 
 
     def select_tiers(self, names: list[str] | None = None) -> dict[str, int]:
@@ -219,6 +256,28 @@ def _under(base: Path, value: str) -> Path:
     return Path(os.path.normpath(path if path.is_absolute() else base / path))
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (PyYAML keeps the last
+    silently, so a second ``tiers:`` would replace the first without a word)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+                seen.setdefault(key, key_node.start_mark.line)
+            except TypeError:  # an unhashable key: SafeLoader reports it
+                continue
+            if first is not None:
+                raise yaml.constructor.ConstructorError(
+                    "while reading a mapping", node.start_mark,
+                    f"duplicate key {key!r} (first on line {first + 1})", key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_config(path: Path | str | None = None, run_dir: str | None = None) -> Config:
     """Read and validate a YAML config (default: ``default_config_path()``); relative paths
     resolve against the file's folder (see ``resolve_paths``); ``run_dir`` overrides the file's
@@ -230,7 +289,7 @@ def load_config(path: Path | str | None = None, run_dir: str | None = None) -> C
 
     try:
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 - a SafeLoader
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise ConfigError(yaml_error(path, exc)) from exc
     if not isinstance(data, dict):

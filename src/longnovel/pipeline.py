@@ -17,10 +17,13 @@ from longnovel.config import Config
 from longnovel.errors import StageError
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.state import (
+    FULL_DISK,
+    NOT_WRITABLE,
     STAGES,
     STATE_DIR,
     RunState,
     confined_outputs,
+    disk_error,
     hash_obj,
     is_tiered,
     merge_tier_rows,
@@ -37,6 +40,7 @@ from longnovel.state import (
     write_bytes_temp,
     write_manifest,
     write_table_temp,
+    writing,
 )
 
 ROW_GROUP_ROWS = 128  # Parquet row group of stage outputs, unless a stage says otherwise
@@ -153,7 +157,8 @@ class Pipeline:
         fingerprint = self.state.fingerprint(name)
         read_before = self._read_signatures(module)
         try:
-            result: StageResult = module.run(ctx)
+            with self._stage_faults(name):
+                result: StageResult = module.run(ctx)
             self._check_reads_unchanged(module, read_before)
         except BaseException:
             ctx.discard_writers()
@@ -168,6 +173,24 @@ class Pipeline:
         for note in result.notes:
             log(f"{name}: {note}")
         return manifest
+
+    @contextmanager
+    def _stage_faults(self, name: str):
+        """A full or read-only disk met inside a stage, and a failing LLM cache (SQLite), as
+        one line naming the path and the fix."""
+        import sqlite3
+
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StageError(
+                f"{self.config.cache}: the LLM cache failed ({exc}); free space on its disk or "
+                "make its folder writable, or set `cache:` in the config to another path"
+            ) from None
+        except OSError as exc:
+            if exc.errno in FULL_DISK | NOT_WRITABLE:
+                raise disk_error(exc, exc.filename or self.run_dir / name) from None
+            raise
 
     def _kept_tiers(self, name: str, old: dict | None, run_tiers: dict, log) -> dict[str, dict]:
         """The records of tiers built before and not re-run now, whose rows and files are
@@ -291,18 +314,28 @@ class Pipeline:
                     Path(tmp).unlink(missing_ok=True)
             digests = {rel: sha256_file(Path(tmp)) for rel, tmp in staged.items()}
         except BaseException:
+            for writer in (writers or {}).values():
+                writer.discard()
             for tmp in staged.values():
                 Path(tmp).unlink(missing_ok=True)
             raise
-        (folder / "manifest.json").unlink(missing_ok=True)
-        for rel, tmp in staged.items():
-            os.replace(tmp, folder / rel)
-            self.state.digests.remember(folder / rel, digests[rel])
+        try:
+            with writing(folder / "manifest.json"):
+                (folder / "manifest.json").unlink(missing_ok=True)
+            for rel, tmp in staged.items():
+                with writing(folder / rel):
+                    os.replace(tmp, folder / rel)
+                self.state.digests.remember(folder / rel, digests[rel])
+        except BaseException:
+            for tmp in staged.values():
+                Path(tmp).unlink(missing_ok=True)
+            raise
         for tier, record in kept.items():
             digests.update({rel: old[rel] for rel in record.get("outputs") or {}
                             if rel.startswith(f"{tier}/") and rel in old})
         for rel in set(old) - set(digests):
-            (folder / rel).unlink(missing_ok=True)
+            with writing(folder / rel):
+                (folder / rel).unlink(missing_ok=True)
         tier_outputs = self._tier_outputs(folder, digests, [*run_tiers, *kept])
         self.state.digests.save()
         return Written(dict(sorted(digests.items())), tier_outputs)

@@ -25,5 +25,8 @@ def claim_run_dir(run_dir: Path, config_path: Path) -> None:
                 f"another folder, or delete {owner_file} to hand it over")
         if owner == mine:
             return
-    run_dir.mkdir(parents=True, exist_ok=True)
-    owner_file.write_text(json.dumps({"config": mine}) + "\n", encoding="utf-8")
+    from longnovel.state import atomic_write_bytes, writing
+
+    with writing(run_dir):
+        run_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(owner_file, (json.dumps({"config": mine}) + "\n").encode("utf-8"))

@@ -18,6 +18,7 @@ Stages, reports and the pipeline import this module; it imports none of them at 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import importlib
@@ -125,7 +126,7 @@ class FileDigests:
         try:
             atomic_write_bytes(self.path, json.dumps(self._entries).encode("utf-8"))
             self._dirty = False
-        except OSError:
+        except (OSError, StageError):  # a read-only run dir: only the cache is lost
             pass
 
 
@@ -178,10 +179,51 @@ def tree_digest(root: Path, digests: FileDigests) -> str:
 
 # --- atomic writes -----------------------------------------------------------------------------
 
+FULL_DISK = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+NOT_WRITABLE = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
+def disk_error(exc: OSError, path: Path | str) -> StageError:
+    """One line for a failed write: the path, what the system said, and what to do."""
+    where = exc.filename or path
+    reason = exc.strerror or str(exc)
+    if exc.errno in FULL_DISK:
+        fix = ("no space left for it: free space on that disk (or raise your quota or file size "
+               "limit), or point run_dir / cache at another disk")
+    elif exc.errno in NOT_WRITABLE:
+        fix = ("the folder is not writable: make it writable, or use another run directory "
+               "(--run-dir) or cache folder")
+    else:
+        fix = "check the disk and the folder's permissions, then run again"
+    return StageError(f"{where}: cannot write ({reason}); {fix}")
+
+
+@contextlib.contextmanager
+def writing(path: Path | str):
+    """Turn an OSError of a write to ``path`` (a full disk, a read-only folder) into one line
+    (``disk_error``); the caller's cleanup still runs on the way out."""
+    try:
+        yield
+    except OSError as exc:
+        raise disk_error(exc, path) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _temp_beside(path: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+    """A new empty temporary file beside ``path`` (created with its folder), readable as the
+    umask says: mkstemp's 0600 would leave release files unreadable to others."""
+    with writing(path.parent):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            os.fchmod(fd, 0o666 & ~_umask())
+        finally:
+            os.close(fd)
     return tmp
 
 
@@ -192,7 +234,8 @@ def sweep_temp_files(folder: Path) -> int:
     removed = 0
     for path in Path(folder).rglob(".*.tmp"):
         if path.is_file() and not path.is_symlink():
-            path.unlink(missing_ok=True)
+            with writing(path):
+                path.unlink(missing_ok=True)
             removed += 1
     return removed
 
@@ -201,11 +244,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> str:
     """Write ``data`` via a temporary file in the same folder and a rename; return its sha256."""
     tmp = _temp_beside(path)
     try:
-        with open(tmp, "wb") as handle:
+        with writing(path), open(tmp, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        with writing(path):
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -218,9 +262,10 @@ def atomic_write_table(path: Path, table, row_group_size: int | None = None) -> 
 
     tmp = _temp_beside(path)
     try:
-        pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
-        digest = sha256_file(Path(tmp))
-        os.replace(tmp, path)
+        with writing(path):
+            pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
+            digest = sha256_file(Path(tmp))
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -234,7 +279,8 @@ def write_table_temp(path: Path, table, row_group_size: int | None = None) -> st
 
     tmp = _temp_beside(path)
     try:
-        pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
+        with writing(path):
+            pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -245,7 +291,7 @@ def write_bytes_temp(path: Path, data: bytes) -> str:
     """Write ``data`` to a temporary file beside ``path``, synced; return its name."""
     tmp = _temp_beside(path)
     try:
-        with open(tmp, "wb") as handle:
+        with writing(path), open(tmp, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
@@ -280,7 +326,7 @@ def merge_tier_rows(new: Path, old: Path, new_tiers: set[str], order: list[str],
     old_ok = pq.read_schema(old).equals(schema)
     tmp = _temp_beside(old)
     try:
-        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+        with writing(old), pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
             for tier in order:
                 source = new if tier in new_tiers else old if old_ok else None
                 if source is None:
@@ -310,7 +356,12 @@ class TableWriter:
         self.path, self.schema, self.row_group_size = Path(path), schema, row_group_size
         self._new_folder = not self.path.parent.exists()  # removed again by ``discard``
         self.tmp = _temp_beside(self.path)
-        self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        try:
+            with writing(self.path):
+                self._writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        except BaseException:
+            Path(self.tmp).unlink(missing_ok=True)
+            raise
         self._rows: list[dict] = []
         self._closed = False
         self.num_rows = 0
@@ -326,7 +377,8 @@ class TableWriter:
         import pyarrow as pa
 
         if self._rows:
-            self._writer.write_table(pa.Table.from_pylist(self._rows, schema=self.schema))
+            with writing(self.path):
+                self._writer.write_table(pa.Table.from_pylist(self._rows, schema=self.schema))
             self.num_rows += len(self._rows)
             self._rows = []
 
@@ -335,7 +387,8 @@ class TableWriter:
         place: the pipeline renames it, together with the stage's other files)."""
         if not self._closed:
             self._flush()
-            self._writer.close()
+            with writing(self.path):
+                self._writer.close()
             self._closed = True
         return self.tmp
 
@@ -345,16 +398,19 @@ class TableWriter:
 
     def commit(self) -> str:
         """Write what is left, close, rename into place; return the file's sha256."""
-        self._flush()
-        self._writer.close()
-        digest = sha256_file(Path(self.tmp))
-        os.replace(self.tmp, self.path)
+        digest = sha256_file(Path(self.finish()))
+        with writing(self.path):
+            os.replace(self.tmp, self.path)
         return digest
 
     def discard(self) -> None:
+        """Remove the temporary file (the stage failed); a close that fails too (a full
+        disk) is not reported again."""
         try:
             if not self._closed:
-                self._writer.close()
+                self._closed = True
+                with contextlib.suppress(Exception):
+                    self._writer.close()
         finally:
             Path(self.tmp).unlink(missing_ok=True)
             if self._new_folder:
@@ -690,8 +746,11 @@ class RunLock:
         self._handle = None
 
     def acquire(self) -> RunLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held until release
+        with writing(self.path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_symlink():
+                raise StageError(f"{self.path}: the lock file must not be a link; delete it")
+            handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - until release
         mode = fcntl.LOCK_EX if self.exclusive else fcntl.LOCK_SH
         try:
             fcntl.flock(handle.fileno(), mode | fcntl.LOCK_NB)

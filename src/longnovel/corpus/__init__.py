@@ -9,18 +9,20 @@ from longnovel.corpus.common import RawUnit, check_path
 
 
 def read_source(source: CorpusSource, skipped: dict | None = None,
-                missing_summary: str = "error") -> Iterator[RawUnit]:
+                missing_summary: str = "error", ignored: list[str] | None = None
+                ) -> Iterator[RawUnit]:
     """Yield the units of one corpus source, raising InputError on bad input.
 
     Rows a format skips on purpose (BookSum aggregates, chapters without a preferred summary
     source) are counted by reason into ``skipped``. A unit without its summary is an error, or
     yielded with ``summary=None`` under ``missing_summary="drop"`` (ingest drops and counts it).
+    Files of a ``dir`` source that are not unit files go into ``ignored``.
     """
     path = check_path(source.path)
     if source.format == "dir":
         from longnovel.corpus.dirs import read_dir
 
-        return read_dir(path, missing_summary)
+        return read_dir(path, missing_summary, ignored)
     if source.format == "table":
         from longnovel.corpus.table import read_table
 

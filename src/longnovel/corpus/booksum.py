@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from longnovel.corpus.common import RawUnit, check_duplicates, require_text
+from longnovel.corpus.common import RawUnit, check_duplicates, check_unit_index, require_text
 from longnovel.corpus.table import iter_jsonl
 from longnovel.errors import InputError
 
@@ -14,11 +14,11 @@ from longnovel.errors import InputError
 def chapter_number(chapter_id, where: str) -> int:
     """The integer in a chapter id such as ``3``, ``"chapter 3"`` or ``"12"``."""
     if isinstance(chapter_id, int) and not isinstance(chapter_id, bool):
-        return chapter_id
+        return check_unit_index(chapter_id, where)
     match = re.search(r"\d+", str(chapter_id or ""))
     if not match:
         raise InputError(f"{where}: chapter_id {chapter_id!r} has no chapter number")
-    return int(match.group())
+    return check_unit_index(int(match.group()), where)
 
 
 def pick_summary(summaries, preference: list[str] | None, where: str) -> tuple[str, str] | None:

@@ -61,7 +61,29 @@ def require_text(value, what: str, where: str) -> str:
     if not value:
         raise InputError(f"{where}: empty {what}")
     check_encodable(value, what, where)
+    check_no_nul(value, what, where)
     return value
+
+
+INT64 = (-(2**63), 2**63 - 1)
+
+
+def check_unit_index(index: int, where: str) -> int:
+    """A unit number that fits the 64-bit ``unit_index`` column, or an InputError."""
+    if not INT64[0] <= index <= INT64[1]:
+        shown = str(index) if len(str(index)) <= 30 else f"{str(index)[:20]}... "
+        raise InputError(f"{where}: unit number {shown} is too large (at most {INT64[1]}); "
+                         "renumber the units")
+    return index
+
+
+def check_no_nul(value: str, what: str, where: str) -> None:
+    """Stop on a NUL character: no text file of a novel holds one (it is binary data or a
+    broken conversion), and it would pass silently into units and prompts."""
+    at = value.find("\0")
+    if at >= 0:
+        raise InputError(f"{where}: {what} holds a NUL byte (U+0000) at character {at}; this "
+                         "is not plain text: check how the file was converted")
 
 
 def summary_or_none(value, where: str, missing_summary: str) -> str | None:

@@ -11,6 +11,7 @@ import yaml
 from longnovel.corpus.common import (
     RawUnit,
     check_duplicates,
+    check_unit_index,
     read_text_file,
     require_text,
     summary_or_none,
@@ -21,15 +22,19 @@ TEXT_RE = re.compile(r"^(\d+)\.txt$")
 SUMMARY_RE = re.compile(r"^(\d+)\.summary\.txt$")
 
 
-def read_dir(root: Path, missing_summary: str = "error") -> Iterator[RawUnit]:
-    """Yield units of every book folder under ``root``, ordered by book and unit number."""
+def read_dir(root: Path, missing_summary: str = "error", ignored: list[str] | None = None
+             ) -> Iterator[RawUnit]:
+    """Yield units of every book folder under ``root``, ordered by book and unit number. Files
+    of a book folder named neither ``NNN.txt`` nor ``NNN.summary.txt`` (``book.yaml`` and
+    hidden files aside) are not units: their paths go into ``ignored``, for ingest to count
+    and name."""
     if not root.is_dir():
         raise InputError(f"{root}: format 'dir' expects a folder of book folders")
     books = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not books:
         raise InputError(f"{root}: no book folders found")
     for book in books:
-        yield from _read_book(book, missing_summary)
+        yield from _read_book(book, missing_summary, ignored)
 
 
 def _book_meta(book: Path) -> dict:
@@ -45,26 +50,37 @@ def _book_meta(book: Path) -> dict:
     return meta
 
 
-def _index_files(book: Path) -> tuple[dict[int, Path], dict[int, Path]]:
+def _index_files(book: Path, ignored: list[str] | None = None
+                 ) -> tuple[dict[int, Path], dict[int, Path]]:
     texts: dict[int, Path] = {}
     summaries: dict[int, Path] = {}
     for path in sorted(book.iterdir()):
+        matched = False
         for pattern, found in ((SUMMARY_RE, summaries), (TEXT_RE, texts)):
             match = pattern.match(path.name)
             if match:
-                number = int(match.group(1))
+                matched = True
+                number = check_unit_index(int(match.group(1)), str(path))
                 if number in found:
                     raise InputError(
                         f"{path}: duplicate unit number {number} (also {found[number].name})"
                     )
                 found[number] = path
                 break
+        if not matched and ignored is not None and _counts_as_ignored(path):
+            ignored.append(str(path))
     return texts, summaries
 
 
-def _read_book(book: Path, missing_summary: str) -> Iterator[RawUnit]:
+def _counts_as_ignored(path: Path) -> bool:
+    """A file that looks meant as a unit but is not named ``NNN.txt``/``NNN.summary.txt``."""
+    return not path.name.startswith(".") and path.name != "book.yaml"
+
+
+def _read_book(book: Path, missing_summary: str, ignored: list[str] | None = None
+               ) -> Iterator[RawUnit]:
     meta = _book_meta(book)
-    texts, summaries = _index_files(book)
+    texts, summaries = _index_files(book, ignored)
     if not texts and not summaries:
         raise InputError(f"{book}: no unit files (NNN.txt with NNN.summary.txt)")
     for number in sorted(set(texts) | set(summaries)):

@@ -9,6 +9,7 @@ from pathlib import Path
 from longnovel.corpus.common import (
     RawUnit,
     check_duplicates,
+    check_unit_index,
     decode_utf8,
     require_text,
     summary_or_none,
@@ -75,6 +76,7 @@ def _unit(row: dict, where: str, missing_summary: str) -> RawUnit:
     index = row["unit_index"]
     if isinstance(index, bool) or not isinstance(index, int):
         raise InputError(f"{where}: unit_index must be an integer, got {index!r}")
+    check_unit_index(index, where)
     book_id = str(row["book_id"]).strip()
     if not book_id:
         raise InputError(f"{where}: empty book_id")

@@ -16,7 +16,7 @@ from longnovel.tokenizer import corrections_of, join_probes, last_line
 
 NAME = "ingest"
 READS: list[str] = []
-CODE_VERSION = "3"
+CODE_VERSION = "4"
 ROW_GROUP = 128
 
 SCHEMA = pa.schema([
@@ -39,14 +39,15 @@ def config_section(config: Config, state) -> dict:
             "tokenizer": tokenizer_identity(config.tokenizer)}
 
 
-def read_books(ctx: StageContext, skipped: dict):
+def read_books(ctx: StageContext, skipped: dict, ignored: list[str] | None = None):
     """``(units, language)`` of each book in turn (consecutive units with one book id), source
     by source, so only one book is held at a time; a book in two sources is an error."""
     from itertools import groupby
 
     owner: dict[str, str] = {}
     for source in ctx.config.corpus:
-        units_of_source = read_source(source, skipped, ctx.config.units.missing_summary)
+        units_of_source = read_source(source, skipped, ctx.config.units.missing_summary,
+                                      ignored)
         for book_id, units in groupby(units_of_source, key=lambda unit: unit.book_id):
             if owner.setdefault(book_id, source.path) != source.path:
                 raise InputError(f"{source.path}: book '{book_id}' also appears in "
@@ -101,24 +102,54 @@ def apply_unit_policy(units: list[RawUnit], counts: list[int], config: Config) -
 
 def count_tokens(ctx: StageContext, texts: list[str], origins: list[str], desc: str):
     """Token counts of ``texts`` in batches; a text the tokenizer rejects is a user error
-    naming the unit it came from."""
+    naming the unit it came from (a tokenizer that cannot be loaded is the config's error,
+    raised before any text is blamed)."""
     def bar(starts):
         return ctx.progress(starts, desc=desc, total=len(starts))
 
+    tokenizer = ctx.tokenizer
     try:
-        return ctx.tokenizer.count_batch(texts, progress=bar)
+        return tokenizer.count_batch(texts, progress=bar)
     except Exception:
         for text, origin in zip(texts, origins):
             try:
-                ctx.tokenizer.count(text)
+                tokenizer.count(text)
             except Exception as exc:  # noqa: BLE001
                 raise InputError(f"{origin}: the tokenizer rejects this text: "
                                  f"{str(exc).splitlines()[0][:200]}") from None
         raise
 
 
+# Qwen3's longest token spans 128 characters (bytes of its byte-level vocabulary); twice that
+# leaves room for normalization. A unit longer than this many characters per allowed token
+# cannot fit ``units.max_tokens`` and is dropped as too long without being tokenized.
+CHARS_PER_TOKEN_BOUND = 256
+
+
+def longest_token(tokenizer) -> int:
+    """Characters of the tokenizer's longest vocabulary entry (added tokens included)."""
+    try:
+        vocab = tokenizer.backend.get_vocab(with_added_tokens=True)
+    except Exception:  # noqa: BLE001 - a backend without it: no bound
+        return 0
+    return max((len(token) for token in vocab), default=0)
+
+
+def too_long_to_count(ctx: StageContext) -> int | None:
+    """The character count above which a unit is surely above ``units.max_tokens`` (None
+    when units outside the range are kept, or no bound is known)."""
+    units = ctx.config.units
+    if units.out_of_range != "drop":
+        return None
+    longest = longest_token(ctx.tokenizer)
+    if not longest:
+        return None
+    return max(CHARS_PER_TOKEN_BOUND, 2 * longest) * units.max_tokens
+
+
 def run(ctx: StageContext) -> StageResult:
     skipped: dict[str, int] = {}
+    ignored: list[str] = []
     writer = ctx.writer("units.parquet", SCHEMA, ROW_GROUP)
     totals = {"units": 0, "kept": 0, "tokens": 0}
     dropped: dict[str, int] = {}
@@ -126,7 +157,7 @@ def run(ctx: StageContext) -> StageResult:
     books: set[str] = set()
     next_run = 0
     for units, language, counts, summary_counts, kept in _counted_books(
-            ctx, ctx.progress(read_books(ctx, skipped), desc="ingest")):
+            ctx, ctx.progress(read_books(ctx, skipped, ignored), desc="ingest")):
         books.add(units[0].book_id)
         writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id,
                                correction)
@@ -141,12 +172,23 @@ def run(ctx: StageContext) -> StageResult:
         gaps += kept.gaps
     if not totals["units"]:
         raise InputError("corpus: no units found in any source")
+    notes = [ignored_note(ignored)] if ignored else []
+    if ignored:
+        skipped["not_a_unit_file"] = len(ignored)
     return StageResult(
         rows_in=totals["units"] + sum(skipped.values()), rows_out=totals["kept"],
-        dropped={**dropped, **skipped},
+        dropped={**dropped, **skipped}, notes=notes,
         extra={"books": len(books), "tokens": totals["tokens"], "gaps": len(gaps),
                "gap_details": gaps[:100]},
     )
+
+
+def ignored_note(paths: list[str], shown: int = 5) -> str:
+    """One line counting and naming the files of dir corpora that are not unit files."""
+    names = ", ".join(paths[:shown]) + (f" and {len(paths) - shown} more" if len(paths) > shown
+                                        else "")
+    return (f"{len(paths)} file(s) in book folders are not named NNN.txt or NNN.summary.txt "
+            f"and were not read: {names}")
 
 
 BATCH_UNITS = 512  # units tokenized in one batch: several small books share one
@@ -169,8 +211,7 @@ def _counted_books(ctx: StageContext, books):
 
 def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
     units = [u for book, _ in group for u in book]
-    counts = count_tokens(ctx, [u.text for u in units], [u.origin for u in units],
-                          "tokenize units")
+    counts = _bounded_counts(ctx, units)
     per_book, at = [], 0
     for book, language in group:
         book_counts = counts[at : at + len(book)]
@@ -194,6 +235,20 @@ def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
                                                      corrections[at : at + len(kept.indices)])),
                kept)
         at += len(kept.indices)
+
+
+def _bounded_counts(ctx: StageContext, units: list[RawUnit]) -> list[int]:
+    """Token counts of the units' texts; a text too long to fit ``units.max_tokens`` whatever
+    its tokens (see ``too_long_to_count``) is not tokenized and counts as max_tokens + 1."""
+    bound = too_long_to_count(ctx)
+    long = {i for i, u in enumerate(units) if bound is not None and len(u.text) > bound}
+    short = [i for i in range(len(units)) if i not in long]
+    counted = count_tokens(ctx, [units[i].text for i in short], [units[i].origin for i in short],
+                           "tokenize units") if short else []
+    counts = [ctx.config.units.max_tokens + 1] * len(units)
+    for i, n in zip(short, counted):
+        counts[i] = n
+    return counts
 
 
 def _row(unit: RawUnit, language: str, n_tokens: int, n_summary: int, run_id: int,
