@@ -29,6 +29,10 @@ TierOpt = typer.Option(None, "--tier", "-t", metavar="TIER", help="Limit to this
 ForceOpt = typer.Option(False, "--force", help="Run even if the stage is fresh.")
 DebugOpt = typer.Option(False, "--debug", help="Show tracebacks.")
 QuietOpt = typer.Option(False, "--no-progress", help="Hide progress bars.")
+ForceRunDirOpt = typer.Option(
+    False, "--force-run-dir", help="Use the run directory even if it is a non-empty folder that "
+    "is not a longnovel run directory (by default such a folder is refused, so that stages never "
+    "write among, or delete, files that are not theirs).")
 AcceptOpt = typer.Option(False, "--accept-failures",
                          help="Keep failed requests as final instead of re-sending them.")
 PARTIAL_EXIT = 3  # a build that left a stage partial (requests without an answer)
@@ -109,7 +113,8 @@ def user_errors(func):
 
 
 def make_pipeline(config: Path | None, run_dir: Path | None, tiers, progress: bool = True,
-                  claim: bool = True, lock: str | None = "exclusive"):
+                  claim: bool = True, lock: str | None = "exclusive",
+                  force_run_dir: bool = False):
     """The pipeline of a config; ``lock`` takes the run directory's lock for the rest of the
     command (``exclusive`` for commands that write stage outputs, ``shared`` for readers that
     write only their own report folder, None for read-only commands)."""
@@ -121,7 +126,7 @@ def make_pipeline(config: Path | None, run_dir: Path | None, tiers, progress: bo
     cfg = load_config(config, str(run_dir) if run_dir else None)
     pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
     if claim:
-        claim_run_dir(pipeline.run_dir, cfg.file)
+        claim_run_dir(pipeline.run_dir, cfg.file, force=force_run_dir)
     if lock:
         held = RunLock(pipeline.run_dir, exclusive=lock == "exclusive").acquire()
         _HELD.append(held)  # released when the command returns (see user_errors)
@@ -143,7 +148,7 @@ def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
           until: str | None = typer.Option(None, "--until", metavar="STAGE", help="Stop after this stage."),
           force: bool = ForceOpt, accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
-          no_progress: bool = QuietOpt):
+          no_progress: bool = QuietOpt, force_run_dir: bool = ForceRunDirOpt):
     """Run the stale stages in order.
 
     Runs every stale, missing or partial stage in order and skips fresh ones. Exits 3 while a stage is partial (requests without an answer): run it again to re-send
@@ -153,7 +158,8 @@ def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
 
     if until is not None and until not in STAGES:
         raise typer.BadParameter(f"--until must be one of {', '.join(STAGES)}")
-    pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress))
+    pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress),
+                             force_run_dir=force_run_dir)
     report = pipeline.build(until=until, force=force, accept_failures=accept_failures, log=_log)
     typer.echo(f"done: {len(report.ran)} stage(s) run; outputs in {pipeline.run_dir}")
     for name, failures in report.partial.items():
@@ -194,10 +200,11 @@ def _stage_command(name: str):
     def command(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                 tier: list[str] | None = TierOpt, force: bool = ForceOpt,
                 accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
-                no_progress: bool = QuietOpt):
+                no_progress: bool = QuietOpt, force_run_dir: bool = ForceRunDirOpt):
         from longnovel.pipeline import partial_line
 
-        pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress))
+        pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress),
+                                 force_run_dir=force_run_dir)
         state = pipeline.status(name).state
         if not force and state == "fresh":
             typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
@@ -206,7 +213,8 @@ def _stage_command(name: str):
             pipeline.accept_failures(name)
             typer.echo(f"{name}: failures accepted as final")
             return
-        manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures)
+        manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures,
+                                      force=force)
         if manifest["unanswered"] and not manifest["failures_accepted"]:
             _err(partial_line(name, manifest["failures"]))
             raise typer.Exit(PARTIAL_EXIT)
