@@ -46,6 +46,8 @@ def claim_run_dir(run_dir: Path, config_path: Path, force: bool = False) -> None
     mine = str(Path(config_path).resolve())
     if not force:
         check_not_foreign(run_dir)
+    if owner_file.is_symlink():
+        raise ConfigError(f"{owner_file}: must be a plain file, not a link; delete it")
     if owner_file.is_file():
         try:
             owner = json.loads(owner_file.read_text(encoding="utf-8")).get("config")

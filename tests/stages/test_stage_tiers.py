@@ -106,3 +106,37 @@ def test_a_tier_built_alone_exports_what_building_every_tier_exports(tmp_path):
     cli("build", "-c", str(alone), "--tier", "B", "--no-progress")
     cli("build", "-c", str(both), "--no-progress")
     assert release(alone.parent / "run", "B") == release(both.parent / "run", "B")
+
+
+def test_arbitration_of_a_second_tier_asks_only_for_it_and_keeps_the_first(servers, tmp_path):
+    import yaml
+    from helpers.arbitration import arbitration_config, total_requests
+
+    def configured(folder: Path) -> Path:
+        folder.mkdir()
+        config = arbitration_config(folder, servers)
+        data = yaml.safe_load(config.read_text())
+        data["tiers"] = {"A": 60, "B": 120}
+        data["cache"] = str(tmp_path / "cache.sqlite")  # one cache for both projects
+        config.write_text(yaml.safe_dump(data))
+        return config
+
+    config = configured(tmp_path / "p")
+    run_dir = tmp_path / "p" / "run"
+    cli("build", "-c", str(config), "--tier", "A", "--no-progress")
+    after_a = total_requests(servers)
+    first = {name: tier_rows(run_dir / "arbitrate" / name, "A")
+             for name in ("summaries.parquet", "judgments.parquet", "labels.parquet")}
+    assert all(first.values())
+    cli("build", "-c", str(config), "--tier", "B", "--no-progress")
+    for name, rows in first.items():
+        assert tier_rows(run_dir / "arbitrate" / name, "A") == rows, name
+    both = configured(tmp_path / "q")
+    before = total_requests(servers)
+    cli("build", "-c", str(both), "--no-progress")  # the same cache: every reply is there
+    assert total_requests(servers) == before
+    for name in first:
+        for tier in ("A", "B"):
+            assert tier_rows(tmp_path / "q" / "run" / "arbitrate" / name, tier) == \
+                tier_rows(run_dir / "arbitrate" / name, tier), (name, tier)
+    assert after_a < before  # B's requests were sent by the second build only
