@@ -147,7 +147,7 @@ def test_a_read_only_cache_folder_is_one_line_naming_the_cache(servers, tmp_path
     assert temp_files(tmp_path / "run") == []
 
 
-# --- names that cannot be files, numbers that cannot be stored ------------------------------------
+# --- names that cannot be files, numbers that cannot be stored ---------------------------------
 
 @pytest.mark.parametrize(("key", "value", "needle"), [
     ("tiers", {"a/b": 60}, "tier name 'a/b'"),
@@ -174,7 +174,7 @@ def test_a_unit_number_too_large_for_the_column_is_one_line(tmp_path):
     assert "Traceback" not in result.output
 
 
-# --- temporary files and permissions ---------------------------------------------------------------
+# --- temporary files and permissions ------------------------------------------------------------
 
 def test_a_stage_sweeps_the_temp_files_a_killed_run_left_in_the_release_folder(tmp_path):
     config = project(tmp_path)

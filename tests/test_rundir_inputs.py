@@ -50,8 +50,8 @@ def test_an_export_built_from_edited_injections_is_stale_until_rebuilt(tmp_path)
     assert true_summaries
     path = run_dir / "inject" / "injections.parquet"
     table = pq.read_table(path)
-    edited = [s + " EDITED" if v else s for s, v in zip(table.column("summary").to_pylist(),
-                                                      table.column("valid").to_pylist())]
+    summaries, valid = table.column("summary").to_pylist(), table.column("valid").to_pylist()
+    edited = [s + " EDITED" if v else s for s, v in zip(summaries, valid, strict=True)]
     pq.write_table(table.set_column(table.schema.get_field_index("summary"), "summary",
                                     pa.array(edited)), path)
     cli("export", "-c", str(config), "--no-progress")

@@ -217,7 +217,8 @@ def book_weights(ctx: StageContext) -> dict[tuple[str, str], int]:
     for batch in ctx.iter_batches("ingest/units.parquet", ["language", "book_id", "n_tokens"],
                                   batch_size=4096):
         values = batch.to_pydict()
-        for language, book, n in zip(values["language"], values["book_id"], values["n_tokens"]):
+        for language, book, n in zip(values["language"], values["book_id"], values["n_tokens"],
+                                    strict=True):
             weights[(language, book)] += int(n)
     return dict(weights)
 

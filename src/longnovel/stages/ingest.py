@@ -246,7 +246,7 @@ def _bounded_counts(ctx: StageContext, units: list[RawUnit]) -> list[int]:
     counted = count_tokens(ctx, [units[i].text for i in short], [units[i].origin for i in short],
                            "tokenize units") if short else []
     counts = [ctx.config.units.max_tokens + 1] * len(units)
-    for i, n in zip(short, counted):
+    for i, n in zip(short, counted, strict=True):
         counts[i] = n
     return counts
 
