@@ -133,7 +133,9 @@ def test_a_read_only_run_dir_with_every_stage_fresh_is_one_line(tmp_path):
     assert done.returncode == 0, done.stderr  # reading needs no write
 
 
-def test_a_read_only_cache_folder_is_one_line_naming_the_cache(servers, tmp_path):
+@pytest.mark.parametrize("fault", ["read-only", "full"])
+def test_a_read_only_or_full_cache_folder_is_one_line_naming_the_cache(servers, tmp_path,
+                                                                       fault):
     from helpers.arbitration import arbitration_config
 
     config = arbitration_config(tmp_path, servers)
@@ -142,7 +144,14 @@ def test_a_read_only_cache_folder_is_one_line_naming_the_cache(servers, tmp_path
     data = yaml.safe_load(config.read_text())
     data["cache"] = str(cache_dir / "llm.sqlite")
     config.write_text(yaml.safe_dump(data))
-    done = with_readonly(cache_dir, longnovel("build", "-c", str(config), "--no-progress"))
+    argv = longnovel("build", "-c", str(config), "--no-progress")
+    if fault == "read-only":
+        done = with_readonly(cache_dir, argv)
+    else:
+        if not UNSHARE:
+            pytest.skip("a full folder needs a tmpfs: root and unshare -m")
+        script = 'mount -t tmpfs -o size=12k none "$1" && shift && exec "$@"'
+        done = run(["unshare", "-m", "sh", "-c", script, "sh", str(cache_dir), *argv])
     one_error_line(done, str(cache_dir), "cache")
     assert temp_files(tmp_path / "run") == []
 
