@@ -308,7 +308,9 @@ class Pipeline:
                 staged[rel] = write_bytes_temp(folder / rel, data)
             order = [t for t in self.config.tiers if t in run_tiers or t in kept]
             for rel, tmp in list(staged.items()):
-                if kept and tiered_parquet(Path(tmp)) and (folder / rel).is_file():
+                own_folder = "/" in rel and rel.split("/", 1)[0] in self.config.tiers
+                if kept and not own_folder and tiered_parquet(Path(tmp)) \
+                        and (folder / rel).is_file():
                     staged[rel] = merge_tier_rows(Path(tmp), folder / rel, set(run_tiers), order,
                                                   result.row_group_size or ROW_GROUP_ROWS)
                     Path(tmp).unlink(missing_ok=True)
