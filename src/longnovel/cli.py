@@ -330,11 +330,13 @@ def _evaluate_plan(pipeline, models: list[str], dataset=None, repeats: int = 1,
                    prompt: str = "plain", order: str = "article-first",
                    tokenizer=None) -> list[dict]:
     """Estimates of `evaluate` for ``models`` (default dataset: the export's test split)."""
+    from longnovel.evaluation.baselines import is_baseline
     from longnovel.evaluation.datasets import load_dataset
     from longnovel.evaluation.requests import plan_requests
     from longnovel.llm import estimate
     from longnovel.tokenizer import load_tokenizer
 
+    models = [m for m in models if not is_baseline(m)]  # built in: no request to estimate
     if not models:
         return []
     tokenizer = tokenizer or load_tokenizer(pipeline.config.tokenizer)
@@ -404,6 +406,8 @@ def _show_report(report: dict, folder: Path) -> None:
     from longnovel.evaluation.tables import metrics_table
 
     typer.echo(f"{report['run']} on {report['dataset']} ({report['samples']} samples):")
+    for language, how in report.get("baseline", {}).get("fitted_on", {}).items():
+        typer.echo(f"  {report['model']} fitted on ({language}): {how}")
     typer.echo(metrics_table(report))
     for warning in report["warnings"]:
         _err(f"warning: {warning}")
@@ -417,7 +421,9 @@ def _show_report(report: dict, folder: Path) -> None:
 @user_errors
 def evaluate(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
              model: list[str] = typer.Option(..., "--model", "-m", metavar="NAME",
-                                             help="A model under models: (repeatable)."),
+                                             help="A model under models:, or a built-in "
+                                             "baseline:random, baseline:summary-only or "
+                                             "baseline:lexical (repeatable)."),
              tier: list[str] | None = TierOpt, split: str = SplitOpt,
              data: Path | None = DataOpt,
              repeats: int = typer.Option(1, "--repeats", min=1, metavar="N", help="Independent runs."),
@@ -435,6 +441,7 @@ def evaluate(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     baseline:lexical), as hallucination detectors over exported samples or a release-format
     file, and reports detection metrics with 95% intervals."""
     from longnovel.checks import estimate_table
+    from longnovel.evaluation.baselines import check_name, is_baseline
     from longnovel.evaluation.datasets import load_dataset
     from longnovel.evaluation.requests import ORDERS, PROMPTS, repeat_models
     from longnovel.evaluation.run import EvalOptions, output_dir, run_evaluation
@@ -444,8 +451,11 @@ def evaluate(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     _check_choice("--order", order, ORDERS)
     pipeline = make_pipeline(config, run_dir, None if data else tier, _bars(no_progress),
                              lock="shared")
-    for name in model:
-        repeat_models(pipeline.config.models, name, repeats)  # every name checked up front
+    for name in model:  # every name checked up front
+        if is_baseline(name):
+            check_name(name)
+        else:
+            repeat_models(pipeline.config.models, name, repeats)
     tokenizer = load_tokenizer(pipeline.config.tokenizer)
     dataset = load_dataset(pipeline.config, pipeline.run_dir, data, split, tier, tokenizer)
     if dry_run:

@@ -95,7 +95,11 @@ def test_one_class_group_gets_null_balanced_accuracy_and_a_warning():
     assert overall["strict"]["accuracy"]["mean"] is not None
     assert report["warnings"][0] == ("all: all 40 samples are consistent; balanced accuracy is "
                                      "null (it needs both classes)")
-    assert len(report["warnings"]) == len(report["summary"])  # one line per group, no more
+    # one line per group, and the one on intervals over fewer than 30 samples (M, S: 20 each)
+    assert len(report["warnings"]) == len(report["summary"]) + 1
+    assert report["warnings"][-1].startswith("95% intervals over fewer than 30 samples are "
+                                             "rough") and "M (n=20), M/en (n=20)" in \
+        report["warnings"][-1] and "all (n=" not in report["warnings"][-1]
 
 
 def test_usable_replies_of_one_class_warn_separately():
@@ -106,6 +110,7 @@ def test_usable_replies_of_one_class_warn_separately():
     assert report["summary"]["all"]["strict"]["balanced_accuracy"]["mean"] == 0.5
     assert report["summary"]["all"]["usable"]["balanced_accuracy"]["mean"] is None
     assert "usable-only balanced accuracy is null" in report["warnings"][0]
+    assert "0 of" not in " ".join(report["warnings"])  # one reply was usable
 
 
 def test_bootstrap_is_seeded_and_holds_the_estimate():

@@ -69,7 +69,10 @@ def leaderboard(reports: list[dict]) -> dict:
                             for t in TYPE_IDS},
             "data": report["data"],
         })
-    return {"dataset": reports[0]["dataset"], "tiers": tiers, "metric": "strict", "runs": rows}
+    sizes = {g: max((r["summary"][g]["n"] for r in reports if g in r["summary"]), default=0)
+             for g in ["all", *tiers]}
+    return {"dataset": reports[0]["dataset"], "tiers": tiers, "metric": "strict",
+            "sizes": sizes, "runs": rows}
 
 
 def _md_table(headers: list[str], rows: list[list[str]]) -> str:
@@ -85,6 +88,16 @@ def _samples_note(board: dict) -> str:
     return "\n"
 
 
+def _small_note(board: dict) -> str:
+    from longnovel.evaluation.report import SMALL_N
+
+    small = [f"{g} (n={n})" for g, n in board.get("sizes", {}).items() if n < SMALL_N]
+    if not small:
+        return ""
+    return (f"\nNote: intervals over fewer than {SMALL_N} samples are rough: "
+            f"{', '.join(small)}.\n")
+
+
 def leaderboard_markdown(board: dict) -> str:
     """The leaderboard and the per-type recall table as Markdown."""
     tiers = board["tiers"]
@@ -98,7 +111,7 @@ def leaderboard_markdown(board: dict) -> str:
             "Strict metrics: a reply without a usable score counts as wrong. Balanced accuracy "
             "with its 95% bootstrap interval.\n\n" + _md_table(headers, main)
             + "\n\n## Per-type recall (strict, all tiers)\n\n"
-            + _md_table(["run", *TYPE_IDS], types) + _samples_note(board))
+            + _md_table(["run", *TYPE_IDS], types) + _samples_note(board) + _small_note(board))
 
 
 def write_comparison(run_dir: Path, reports: list[dict]) -> tuple[Path, str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections import Counter
 
 import numpy as np
 
@@ -116,16 +117,44 @@ def summarize_group(o: m.Outcomes, masks: dict, runs: list[dict], intervals: dic
     return entry
 
 
+SMALL_N = 30  # below this many samples a bootstrap interval is a rough hint at best
+
+
 def group_warning(label: str, entry: dict) -> str | None:
     """One line when a group's balanced accuracy is null, saying why."""
     if entry["strict"]["balanced_accuracy"]["mean"] is None:
         only = "hallucinated" if entry["hallucinated"] else "consistent"
         return (f"{label}: all {entry['n']} samples are {only}; balanced accuracy is null "
                 "(it needs both classes)")
+    if entry["failure_rate"]["mean"] == 1.0:
+        return None  # said once for the whole run (usable_warning)
     if entry["usable"]["balanced_accuracy"]["mean"] is None:
         return (f"{label}: the usable replies cover one class only; usable-only balanced "
                 "accuracy is null")
     return None
+
+
+def usable_warning(preds: list[list[Prediction]]) -> str | None:
+    """One plain line when not a single reply could be used."""
+    replies = [p for run in preds for p in run]
+    if not replies or any(p.usable for p in replies):
+        return None
+    reasons = Counter(p.error for p in replies)
+    named = ", ".join(f"{reason} {n}" for reason, n in reasons.most_common())
+    return (f"0 of {len(replies)} replies are usable ({named}): strict metrics count every "
+            "sample as missed, usable-only metrics are null; the raw replies are in "
+            "predictions.jsonl")
+
+
+def small_sample_warning(summary: dict) -> str | None:
+    """One line naming the groups whose 95% intervals rest on fewer than ``SMALL_N``
+    samples."""
+    small = [f"{label} (n={entry['n']})" for label, entry in summary.items()
+             if entry["n"] < SMALL_N and entry["strict"]["accuracy"].get("ci")]
+    if not small:
+        return None
+    return (f"95% intervals over fewer than {SMALL_N} samples are rough (a bootstrap over so "
+            f"few samples understates the uncertainty): {', '.join(small)}")
 
 
 # -- pair accuracy ----------------------------------------------------------------------------
@@ -201,5 +230,7 @@ def build_metrics(rows: list[dict], preds: list[list[Prediction]], tiers: list[s
         warning = group_warning(label, summary[label])
         if warning:
             warnings.append(warning)
+    warnings = [w for w in [usable_warning(preds), *warnings, small_sample_warning(summary)]
+                if w]
     return {"summary": summary, "runs": runs, "pair_accuracy": pair_report(rows, o, tiers),
             "warnings": warnings}

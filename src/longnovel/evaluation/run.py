@@ -3,6 +3,8 @@
 Outputs go to ``<run_dir>/evaluate/<dataset>/<run>/``: ``<dataset>`` is ``export-<split>``
 or ``<file stem>-<path hash>`` for ``--data``; ``<run>`` is ``model[+cot][+summary-first]``,
 so every (model, prompt, order) combination has its own folder, and its own cached requests.
+A built-in detector (``baseline:NAME``, see ``baselines``) runs in-process instead of through
+the LLM runner; its folder is ``baseline_NAME`` whatever the prompt and order.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ class EvalOptions:
 
     @property
     def name(self) -> str:
+        from longnovel.evaluation.baselines import is_baseline
+
+        if is_baseline(self.model):  # reads the article and summary, never a prompt
+            return run_name(self.model, "plain", "article-first")
         return run_name(self.model, self.prompt, self.order)
 
 
@@ -81,6 +87,49 @@ def ask(config, dataset: Dataset, options: EvalOptions, tokenizer,
     return preds, usage
 
 
+def fitting_rows(config, run_dir: Path, dataset: Dataset, tokenizer) -> list[dict]:
+    """Labelled samples a learned baseline may fit on: the export's splits other than the
+    evaluated one and ``test``, in the evaluated tiers (none for a ``--data`` file)."""
+    from longnovel.errors import LongnovelError
+    from longnovel.evaluation.datasets import TierRule, load_export
+
+    if dataset.origin.get("kind") != "export":
+        return []
+    rule = TierRule(dict(config.tiers), config.window.below, config.window.above)
+    tiers, rows = set(dataset.tiers()), []
+    for split in config.export.splits:
+        if split in (dataset.origin["split"], "test"):
+            continue
+        try:
+            other = load_export(run_dir, split, rule, tokenizer)
+        except LongnovelError:  # nothing exported for this split
+            continue
+        rows += [row for row in other.rows if row["tier"] in tiers]
+    return rows
+
+
+def ask_baseline(config, run_dir: Path, dataset: Dataset, options: EvalOptions, tokenizer,
+                 progress: bool) -> tuple[list[list[Prediction]], dict]:
+    """Predictions of a built-in detector, and what it did (no request, no usage)."""
+    from longnovel.evaluation.baselines import predict
+
+    extra = fitting_rows(config, run_dir, dataset, tokenizer)
+    return predict(options.model, dataset.rows, extra, options.repeats, options.seed, progress)
+
+
+def describe_detector(config, options: EvalOptions) -> dict:
+    """The report's fields naming the detector."""
+    from longnovel.evaluation.baselines import is_baseline
+
+    if is_baseline(options.model):
+        return {"provider": "builtin", "model_id": options.model, "prompt": None,
+                "order": None, "repeat_variation": "seed"}
+    model = config.models[options.model]
+    return {"provider": model.provider, "model_id": model.model, "prompt": options.prompt,
+            "order": options.order,
+            "repeat_variation": "seed" if model.provider == "openai" else "marker"}
+
+
 def usage_totals(usage: dict[str, dict]) -> dict:
     """Requests, cache hits, tokens and cost summed over models."""
     keys = ("requests", "cache_hits", "failures", "prompt_tokens", "completion_tokens", "cost")
@@ -90,15 +139,19 @@ def usage_totals(usage: dict[str, dict]) -> dict:
 def run_evaluation(config, run_dir: Path, dataset: Dataset, options: EvalOptions, tokenizer,
                    progress: bool = True) -> dict:
     """Evaluate, then write metrics.json, predictions.jsonl and heatmap.png; returns the report."""
+    from longnovel.evaluation.baselines import is_baseline
+
     check_modes(options.prompt, options.order, options.repeats)
-    preds, usage = ask(config, dataset, options, tokenizer, progress)
+    baseline = None
+    if is_baseline(options.model):
+        preds, baseline = ask_baseline(config, run_dir, dataset, options, tokenizer, progress)
+        usage: dict = {}
+    else:
+        preds, usage = ask(config, dataset, options, tokenizer, progress)
     tiers = dataset.tiers()
-    model = config.models[options.model]
     report = {
-        "run": options.name, "model": options.model, "provider": model.provider,
-        "model_id": model.model, "dataset": dataset.name, "data": dataset.origin,
-        "prompt": options.prompt, "order": options.order, "repeats": options.repeats,
-        "repeat_variation": "seed" if model.provider == "openai" else "marker",
+        "run": options.name, "model": options.model, **describe_detector(config, options),
+        "dataset": dataset.name, "data": dataset.origin, "repeats": options.repeats,
         "positive": "hallucinated (score < 3)", "samples": len(dataset.rows), "tiers": tiers,
         "bootstrap": {"resamples": options.resamples, "seed": options.seed, "level": 0.95},
         **build_metrics(dataset.rows, preds, tiers, options.resamples, options.seed),
@@ -106,6 +159,8 @@ def run_evaluation(config, run_dir: Path, dataset: Dataset, options: EvalOptions
         "failures_by_reason": dict(Counter(p.error for run in preds for p in run if p.error)),
         "usage": usage, "totals": usage_totals(usage),
     }
+    if baseline is not None:
+        report["baseline"] = baseline
     write_outputs(output_dir(run_dir, dataset, options), report, dataset.rows, preds)
     return report
 
