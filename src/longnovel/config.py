@@ -78,6 +78,11 @@ class ArbitrateConfig(Closed):
     max_windows_per_tier: int | None = Field(None, gt=0)
 
 
+# ``inject.entities`` values that name no model: extractors that run here (``spacy`` needs the
+# ``ner`` extra).
+LOCAL_EXTRACTORS = ("lexical", "spacy")
+
+
 class InjectConfig(Closed):
     generator: str = "rules"
     entities: str = "lexical"
@@ -146,7 +151,7 @@ class Config(Closed):
     def _models_exist(self):
         named = list(self.arbitrate.summarizers) + list(self.arbitrate.judges)
         named += [m for m in (self.inject.generator, self.inject.entities)
-                  if m not in ("rules", "lexical")]
+                  if m not in ("rules", *LOCAL_EXTRACTORS)]
         named += [self.inject.verify] if self.inject.verify else []
         missing = [m for m in named if m not in self.models]
         if missing:

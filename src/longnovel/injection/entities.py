@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from longnovel.config import LOCAL_EXTRACTORS
 from longnovel.injection.nlp.entities import extract_entities, merge_entities
 from longnovel.injection.nlp.zh.segment import warm as _warm_jieba
 
@@ -36,21 +37,22 @@ def unit_texts(batches, wanted: set[Unit]) -> dict[Unit, tuple[str, str]]:
 
 
 def unit_entities(model: str, batches, wanted: set[Unit], runner) -> tuple[dict, Counter]:
-    """Entities per unit of ``wanted`` and the failures by reason: ``model`` ``lexical``, or
-    the name of the model to ask (through ``runner``; a failed extraction falls back to the
-    lexical one). ``batches`` as for ``unit_texts``."""
-    if model == "lexical":
-        return lexical_unit_entities(batches, wanted), Counter()
+    """Entities per unit of ``wanted`` and the failures by reason: ``model`` ``lexical`` or
+    ``spacy`` (``LOCAL_EXTRACTORS``), or the name of the model to ask (through ``runner``; a
+    failed extraction falls back to the lexical one). ``batches`` as for ``unit_texts``."""
+    if model in LOCAL_EXTRACTORS:
+        return lexical_unit_entities(batches, wanted, model), Counter()
     from longnovel.injection.generators.llm.entities import model_unit_entities
 
     return model_unit_entities(unit_texts(batches, wanted), model, runner)
 
 
-def lexical_unit_entities(batches, wanted: set[Unit]) -> dict:
+def lexical_unit_entities(batches, wanted: set[Unit], backend: str = "lexical") -> dict:
     """Lexical entities of every unit in ``wanted``, a row batch at a time (the units' texts
-    are never all in memory), extracted on one process pool."""
+    are never all in memory), extracted on one process pool (``backend`` as for
+    ``EntityExtractor``)."""
     out: dict = {}
-    with EntityExtractor() as extract:
+    with EntityExtractor(backend=backend) as extract:
         for batch in batches:
             keys, texts = [], []
             for book, index, language, text in zip(*(batch.column(c).to_pylist()
@@ -121,13 +123,20 @@ def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> li
 
 class EntityExtractor:
     """``extract_entities`` over batch after batch of (text, language), on one process pool
-    kept for all of them (a corpus is read a batch of units at a time, never whole)."""
+    kept for all of them (a corpus is read a batch of units at a time, never whole). With
+    ``backend`` ``spacy``, English texts go through spaCy's pipeline in this process (loaded
+    once; it is itself vectorised), Chinese ones as for ``lexical``."""
 
-    def __init__(self, workers: int | None = None):
+    def __init__(self, workers: int | None = None, backend: str = "lexical"):
         import os
 
         self.workers = workers or len(os.sched_getaffinity(0))
+        self.backend = backend
         self._pool = None
+        if backend == "spacy":
+            from longnovel.injection.nlp.en.ner import pipeline
+
+            pipeline()  # a missing pipeline is a config error before any work
 
     def __enter__(self) -> EntityExtractor:  # noqa: PYI034  (typing.Self needs 3.11)
         return self
@@ -140,6 +149,23 @@ class EntityExtractor:
             self._pool = None
 
     def __call__(self, texts: list[tuple[str, str]]) -> list[list[dict]]:
+        if self.backend == "spacy":
+            return self._with_spacy(texts)
+        return self._lexical(texts)
+
+    def _with_spacy(self, texts: list[tuple[str, str]]) -> list[list[dict]]:
+        out: list = [None] * len(texts)
+        zh = [k for k, (_, language) in enumerate(texts) if language == "zh"]
+        for k, found in zip(zh, self._lexical([texts[k] for k in zh]), strict=True):
+            out[k] = found
+        for k, (text, language) in enumerate(texts):
+            if language != "zh":
+                out[k] = extract_entities(text, language, backend="spacy")
+        return out
+
+    def _lexical(self, texts: list[tuple[str, str]]) -> list[list[dict]]:
+        if not texts:
+            return []
         if self.workers < 2 or (len(texts) < 8 and self._pool is None):
             return [extract_entities(text, language) for text, language in texts]
         if self._pool is None:

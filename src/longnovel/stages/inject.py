@@ -13,7 +13,7 @@ from collections import Counter
 
 import pyarrow as pa
 
-from longnovel.config import Config
+from longnovel.config import LOCAL_EXTRACTORS, Config
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.taxonomy import TYPE_IDS
 
@@ -35,9 +35,13 @@ WINDOWS = "expand/windows.parquet"
 def config_section(config: Config, state=None) -> dict:
     section = {"inject": config.inject.model_dump(), "seed": config.seed}
     used = {m for m in (config.inject.generator, config.inject.entities)
-            if m not in ("rules", "lexical")}
+            if m not in ("rules", *LOCAL_EXTRACTORS)}
     if config.inject.verify:
         used.add(config.inject.verify)
+    if config.inject.entities == "spacy":  # another pipeline, other entities
+        from longnovel.injection.nlp.en.ner import pipeline_name
+
+        section["ner"] = pipeline_name()
     section["models"] = {m: config.models[m].fingerprint_fields() for m in sorted(used)}
     if used:  # the prompts matter only when a model is asked
         from longnovel.templates import prompts_digest
@@ -110,7 +114,8 @@ def _unit_texts(ctx: StageContext, windows: list[dict]) -> dict:
 
 
 def _uses_model(inject) -> bool:
-    return inject.generator != "rules" or inject.entities != "lexical" or bool(inject.verify)
+    return (inject.generator != "rules" or inject.entities not in LOCAL_EXTRACTORS
+            or bool(inject.verify))
 
 
 
@@ -147,7 +152,7 @@ def plan_requests(ctx: StageContext) -> list:
     windows = _windows(ctx)
     units = _unit_texts(ctx, windows)
     planned = []
-    if inject.entities != "lexical":
+    if inject.entities not in LOCAL_EXTRACTORS:
         from longnovel.injection.generators.llm.entities import entity_requests
 
         planned += [PlannedRequest("inject", r.model, r.messages, 300)

@@ -13,10 +13,20 @@ ENTITY_TYPES = ("person", "place", "org", "title", "kinship")
 NAMED_TYPES = ("person", "place", "org")  # a name is of one of these at a time
 
 
-def extract_entities(text: str, language: str, min_count: int = 2) -> list[dict]:
-    """Entities of ``text`` as ``{name, type, count}`` (and ``gender``), most frequent first."""
-    counts, genders = zh_entities(text, min_count) if language == "zh" else en_entities(text)
-    kept = {k: v for k, v in counts.items() if v >= min_count}
+def extract_entities(text: str, language: str, min_count: int = 2,
+                     backend: str = "lexical") -> list[dict]:
+    """Entities of ``text`` as ``{name, type, count}`` (and ``gender``), most frequent first;
+    ``backend`` ``lexical``, or ``spacy`` for spaCy's recogniser on English (Chinese stays
+    with jieba's tags)."""
+    if language == "zh":
+        counts, genders = zh_entities(text, min_count)
+    elif backend == "spacy":
+        from longnovel.injection.nlp.en.ner import spacy_entities
+
+        counts, genders = spacy_entities(text)
+    else:
+        counts, genders = en_entities(text)
+    kept = _one_type_per_name(Counter({k: v for k, v in counts.items() if v >= min_count}))
     return _as_rows(kept, {(name, "person"): {g: 1} for name, g in genders.items()})
 
 

@@ -166,7 +166,7 @@ def en_entities(text: str) -> tuple[Counter, dict[str, str]]:
             kind = "person"  # "Tobin Dray" when Dray or Tobin is known as a person
         if kind:
             counts[(name, kind)] += seen[name].count
-    counts.update(_en_lexicon_counts(text))
+    counts.update(lexicon_counts(text))
     genders = {name: g for name in people | {n for (n, k) in counts if k == "person"}
                if (g := _gender(name, seen[name]))}
     return counts, genders
@@ -327,18 +327,19 @@ def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
     return [(p, o) for p, o in pieces if p.strip()]
 
 
-def _is_honorific(word: str) -> bool:
+def is_honorific(word: str) -> bool:
+    """Mr. / Captain / Herr / Warden-Mayor: a form of address, never a name alone."""
     return word in HONORIFICS or word.rstrip(".") + "." in HONORIFICS or all(
         p in HONORIFICS for p in word.split("-"))
 
 
 def _trim_stopwords(span: str) -> str:
     words = span.split()
-    while words and words[0] in EN_STOPWORDS and not (len(words) > 1 and _is_honorific(words[0])):
+    while words and words[0] in EN_STOPWORDS and not (len(words) > 1 and is_honorific(words[0])):
         words.pop(0)
     while words and words[-1] in EN_STOPWORDS | {"of", "de", "van"}:
         words.pop()
-    if all(_is_honorific(w) for w in words):
+    if all(is_honorific(w) for w in words):
         return ""  # titles only: "Deputy Warden", "Warden-Mayor", "Herr", "Madame"
     return " ".join(words)
 
@@ -371,7 +372,7 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     date ("the fifth of Ashmonth"), a thing always named with "the" and never as a place, a
     common word, or a name without evidence either way."""
     words, n = name.split(), len(s.before)
-    if _is_honorific(words[0]) and len(words) > 1:
+    if is_honorific(words[0]) and len(words) > 1:
         return "person"
     if words[-1] in EN_ORG_SUFFIXES:
         return "org"
@@ -406,7 +407,15 @@ def _needed(name: str, lower: frozenset[str]) -> float:
     return 4 if name.lower() in lower else 2
 
 
-def _en_lexicon_counts(text: str) -> Counter:
+def en_evidence(text: str, people) -> dict[str, str]:
+    """{person: "m" or "f"} for the names of ``people`` whose gender ``text`` shows (for
+    names another recogniser found)."""
+    seen = _collect(text)
+    return {name: g for name in people if (g := _gender(name, seen.get(name)))}
+
+
+def lexicon_counts(text: str) -> Counter:
+    """Title and kinship words of ``text`` with their counts."""
     counts: Counter = Counter()
     pattern, kinds = _en_lexicon_pattern()
     for m in pattern.finditer(text.lower()):
