@@ -5,6 +5,7 @@ right")."""
 from __future__ import annotations
 
 from longnovel.injection.nlp.entities import extract_entities, merge_entities
+from longnovel.injection.nlp.zh.entities import zh_genders
 
 
 def _typed(text: str, language: str = "en") -> dict[str, tuple[str, int]]:
@@ -94,6 +95,11 @@ def test_merge_keeps_the_type_most_mentions_have_and_the_gender():
 
 
 def test_zh_gender_from_name_and_pronouns():
-    text = ("鲁三娘在门口等着。鲁三娘说她不去了。周大有进了屋。周大有说他饿了。周大有坐下，他笑了。"
-            "周大有说他要走。")
-    assert _genders(text, "zh") == {"鲁三娘": "f", "周大有": "m"}
+    """From the name (三娘), else from the 他/她 opening the sentence after one that opens with
+    the name alone; a 她 inside the name's own sentence is someone else's."""
+    text = ("鲁三娘在门口等着。她不去了。周大有进了屋。他饿了。周大有坐下了。他笑了。"
+            "周大有要走。他没有回头。青禾甩开了她的手。青禾哭了。她走了。青禾看着她。青禾点头。她笑了。"
+            "青禾和周大有说话。他走了。")
+    assert zh_genders(text, ["鲁三娘", "周大有", "青禾", "韩石"]) == {
+        "鲁三娘": "f", "周大有": "m", "青禾": "f"}
+    assert _genders(text, "zh") == {"周大有": "m"}  # the only name the text gives four times

@@ -136,3 +136,33 @@ def test_no_part_of_a_longer_name_and_no_article_after_an_article():
     assert entity.inside_longer_name("He met Jory Fenwick there.", 7, 11)
     assert not entity.inside_longer_name("Jory Fenwick met him. Then Mr. Vale came.", 27, 35)
     assert not entity.inside_longer_name("Orrin told Mr. Vale.", 0, 5)
+
+
+@pytest.mark.parametrize("summary,entities,why", [
+    ("孙行者打死了白骨精。", _people("孙行者", "孙悟空", "老孙"),
+     "only other names of the same person"),
+    ("第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀", _people("甄士隐", "英莲"),
+     "a name of another length would unbalance the couplet"),
+    ("Orrin mends the clock.", _people("Orrin", "Mabry", Orrin="m", Mabry="f"),
+     "only characters of the other gender"),
+    ("The tide rose over the wall.", _people("Orrin", "Mabry"),
+     "no named character or place of the window in the summary"),
+])
+def test_a_refusal_says_why(summary, entities, why):
+    language = "en" if summary.isascii() else "zh"
+    outcome = RulesGenerator(1).generate(summary, language, entities, "entity")
+    assert outcome.reason.endswith(f"({why})"), outcome.reason
+
+
+def test_traditional_aliases_and_no_second_name_of_someone_present():
+    assert entity.maybe_same("聞太師", "聞仲", True)  # 太師 is a title, written traditional
+    entities = _people("子牙", "聞仲", "聞太師", "楊戩")
+    got = {e.hallucinated_span for e in entity.mismatch_edits(Draft("子牙劫營破聞仲", "zh", entities))}
+    assert "聞太師劫營破聞仲" not in got and "楊戩劫營破聞仲" in got
+
+
+def test_a_zh_place_stand_in_is_no_persons_name():
+    entities = _people("杜少卿") + _people("莫愁湖", "杜少卿", "南京", kind="place")
+    got = {e.hallucinated_span for e in entity.mismatch_edits(
+        Draft("逞风流高会莫愁湖", "zh", entities))}
+    assert got == {"逞风流高会南京"}

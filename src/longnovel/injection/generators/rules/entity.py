@@ -24,11 +24,13 @@ from longnovel.injection.lexicon.en import (
 from longnovel.injection.lexicon.zh import (
     ZH_COMPOUND_SURNAMES,
     ZH_KINSHIP,
+    ZH_PLACE_SUFFIXES,
     ZH_SURNAME_TITLES,
     ZH_SURNAMES,
     ZH_TITLES,
 )
 from longnovel.injection.nlp.en.entities import HONORIFICS
+from longnovel.injection.nlp.script import to_simplified
 
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
@@ -45,7 +47,9 @@ _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
 _PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "她": "f", "他": "m"}
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
 _ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
-                + ["老哥", "老弟", "大姐", "师兄", "师弟"])
+                + ["老哥", "老弟", "大姐", "师兄", "师弟", "太师", "元帅", "天王", "真人", "道人",
+                   "大王", "先锋", "总兵", "监生", "学道", "道长", "天师", "娘子", "相公", "大官人",
+                   "姑娘", "小姐", "公子", "少爷", "二爷", "三爷", "大爷", "老爷", "太太", "奶奶"])
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -137,18 +141,29 @@ def _same_direct(a: str, b: str, zh: bool) -> bool:
         return True
     if not zh:
         return bool(_name_words(a) & _name_words(b))
+    a, b = to_simplified(a), to_simplified(b)  # the lexicons are simplified: 聞太師, 聞仲
     for x, y in ((a, b), (b, a)):
         if len(x) >= 2 and x[0] in "老小阿" and y.startswith(x[1:]):
             return True  # 老孙, 孙悟空
-    sa, sb = _zh_surname(a), _zh_surname(b)
-    if not sa or sa != sb:
+    sa, sb = _zh_surname(a) or a[:1], _zh_surname(b) or b[:1]
+    if sa != sb:
         return False
     ga, gb = a[len(sa):], b[len(sb):]
-    return (ga in _ZH_FORMS or gb in _ZH_FORMS or bool(set(ga) & set(gb))
-            or ga.endswith(_ZH_EPITHETS) or gb.endswith(_ZH_EPITHETS))
+    if ga in _ZH_FORMS or gb in _ZH_FORMS or ga.endswith(_ZH_EPITHETS) \
+            or gb.endswith(_ZH_EPITHETS):
+        return True  # 顾师傅, 聞太師 (a surname the list lacks), 孫行者
+    return bool(_zh_surname(a)) and bool(set(ga) & set(gb))
 
 
 _ZH_EPITHETS = ("者", "公", "老")
+
+
+def _zh_looks_personal(name: str) -> bool:
+    """A Chinese "place" that reads as a person's name: a surname and one or two characters,
+    no place suffix (杜少卿 typed as a place after 到 in some chapter)."""
+    simple = to_simplified(name)
+    return 2 <= len(simple) <= 3 and bool(_zh_surname(simple)) \
+        and simple[-1] not in ZH_PLACE_SUFFIXES
 
 
 def _zh_surname(name: str) -> str:
@@ -308,7 +323,8 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
         people = draft.names("person")
         others = [n for n in names if n not in present and n not in name and name not in n]
         if kind == "person":
-            kept = [n for n in others if not maybe_same(name, n, draft.zh, people)]
+            kept = [n for n in others
+                    if not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
             if others and not kept:
                 _refuse(draft, REFUSALS["alias"])
             gender = _gender_of(draft, name)
@@ -318,7 +334,8 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
             same = [n for n in fits if gender and _gender_of(draft, n) == gender]
             others = same + [n for n in fits if n not in same]
         elif kind == "place":
-            others = [n for n in others if not any(n in p for p in people)]
+            others = [n for n in others if not any(n in p for p in people)
+                      and not (draft.zh and _zh_looks_personal(n))]
         if not others:
             _refuse(draft, REFUSALS["no_other"])
         return others

@@ -77,11 +77,21 @@ class RulesGenerator:
             if self._capped(language, type_id):
                 return NotApplicable(type_id, f"{_NOT_APPLICABLE[type_id]} that keeps its "
                                      f"sub-types within {BALANCE_SLACK} of each other")
-            return NotApplicable(type_id, _NOT_APPLICABLE[type_id])
+            return NotApplicable(type_id, self._why_none(draft, type_id))
         trace = (key, edit.subtype, self._delta(draft, edit))
         self._record(*trace, sign=1)
         return Candidate(type_id, edit.subtype, summary, edit.apply(summary),
                          edit.original_span, edit.hallucinated_span, GENERATOR_NAME, trace)
+
+    def _why_none(self, draft: Draft, type_id: str) -> str:
+        """The type's reason for no edit, with what the rule module refused most often where
+        it keeps that account (``refusal``), or that its edits all failed the checks."""
+        reason = _NOT_APPLICABLE[type_id]
+        part = self._region(draft, type_id)[0]
+        if part.memo(("edits", type_id), list):
+            return f"{reason} (no edit left that passes the checks)"
+        refusal = getattr(RULE_MODULES[type_id], "refusal", None)
+        return f"{reason} ({refusal(part)})" if refusal else reason
 
     def withdraw(self, outcome) -> None:
         """Take a candidate that will not be used (rejected by the validator or the verifier)

@@ -25,28 +25,36 @@ def zh_entities(text: str, min_count: int) -> tuple[Counter, dict[str, str]]:
 
 
 def zh_genders(text: str, people: list[str]) -> dict[str, str]:
-    """A person's gender from the name's own last characters (鲁三娘, 冯氏, 何掌柜's 掌柜 is not
-    enough), else from the 他 or 她 of the sentences that name this person and no other."""
+    """A person's gender from the name's own last characters (鲁三娘, 冯氏; 何掌柜's 掌柜 is
+    not enough), else from the 他 or 她 opening the sentence after one that opens with the
+    name and names nobody else (a 她 inside the name's own sentence is as often someone
+    else: 小满甩开了她的手). 他 is also written for anyone unknown: more of it is needed."""
     from longnovel.injection.nlp.sentences import split_sentences
 
     out = {}
     votes: dict[str, Counter] = {name: Counter() for name in people}
-    for sentence in split_sentences(text, "zh"):
-        named = [n for n in people if n in sentence]
-        named = [n for n in named if not any(n != m and n in m for m in named)]
-        if len(named) == 1:
-            votes[named[0]]["f"] += sentence.count("她")
-            votes[named[0]]["m"] += len(re.findall(r"他(?![们人])", sentence))
+    others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(n) for n in others)) if others else None
+    sentences = split_sentences(text, "zh") if pattern else []
+    for sentence, following in zip(sentences, sentences[1:], strict=False):
+        named = {m.group() for m in pattern.finditer(sentence)}
+        opener = pattern.match(sentence.lstrip("“‘「 \u3000"))
+        pronoun = _ZH_PRONOUN.match(following.lstrip("“‘「 \u3000"))
+        if opener and pronoun and len(named) == 1 and opener.group() in votes:
+            votes[opener.group()]["f" if pronoun.group() == "她" else "m"] += 1
     for name in people:
-        by_name = _zh_name_gender(name)
         m, f = votes[name]["m"], votes[name]["f"]
-        if by_name:
+        if by_name := _zh_name_gender(name):
             out[name] = by_name
-        elif f >= 2 and f > 2 * m:
+        elif f >= 2 and f >= 3 * m:
             out[name] = "f"
-        elif m >= 3 and f == 0:
-            out[name] = "m"  # 他 is also written for anyone unknown: more of it is needed
+        elif m >= 2 and m >= 3 * f:
+            out[name] = "m"
     return out
+
+
+_ZH_PRONOUN = re.compile(r"她|他(?![们人])")
+_ZH_PERSON_WORDS = set(ZH_KINSHIP) | set(ZH_TITLES)
 
 
 def _zh_name_gender(name: str) -> str | None:

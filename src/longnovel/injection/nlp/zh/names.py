@@ -48,6 +48,17 @@ EXTEND_SHARE = 0.75            # surname+X is a prefix of surname+XY this often 
 MIN_TAGGED = 3                 # a name known only from jieba's tag, or of two characters,
                                # needs this many occurrences
 _PERSON_FLAGS = ("nr", "nrfg", "nrt")
+# Kinds of business a name goes before (裕丰钱庄, 望江茶楼): alone, a common word.
+ZH_BUSINESSES = frozenset({"茶楼", "酒楼", "钱庄", "客栈", "当铺", "药铺", "书坊", "墨坊", "布庄",
+                           "饭庄", "镖局", "茶馆", "酒馆", "书院", "会馆", "票号", "米行", "绸庄"})
+# Common words for a kind of place that jieba tags as place names or that end with a place
+# suffix: never a place's name of their own.
+ZH_GENERIC_PLACES = frozenset({
+    "太阳", "月亮", "山坡", "府城", "县城", "省城", "京城", "河湾", "木桥", "石桥", "山脚", "山顶",
+    "城门", "衙门", "码头", "渡口", "祠堂", "后院", "前院", "天井", "月亮门", "大门", "后门", "前门",
+    "山门", "庙门", "山路", "小路", "大街", "小街", "街口", "村口", "路口", "桥头", "河边", "江边",
+    "岸边", "山里", "城里", "村里", "乡下", "家乡", "故乡", "老家", "外地", "本地", "当地", "各地",
+    "地方", "东边", "西边", "南边", "北边", "对岸", "河面", "江面", "水面", "院子", "屋子", "房子"})
 
 
 def person_counts(text: str, min_count: int) -> Counter:
@@ -86,6 +97,10 @@ def place_counts(tagged: list[tuple[str, str]], text: str, min_count: int) -> Co
     suffixes = ZH_PLACE_SUFFIXES | ZH_ORG_SUFFIXES
     for k, (word, flag) in enumerate(tagged):
         nxt = tagged[k + 1][0] if k + 1 < len(tagged) else ""
+        if nxt in ZH_BUSINESSES and 2 <= len(word) <= 3 and _CJK_WORD.fullmatch(word) \
+                and flag not in _PERSON_FLAGS and not flag.startswith(("v", "r", "p", "d", "m")):
+            found[word + nxt] += 1  # 裕丰|钱庄, 望江|茶楼: the business is the name
+            continue
         if not flag.startswith("n"):
             continue
         if len(nxt) == 1 and nxt in suffixes and flag not in _PERSON_FLAGS:
@@ -321,8 +336,10 @@ def _surname_titles(stats: _Stats, min_count: int) -> Counter:
 def _place_kind(word: str, text: str) -> str | None:
     """'place' or 'org' for a proper place name, None for a common word (上山, 东西, 太阳)."""
     last = word[-1]
-    if word[:-1] in ZH_NOT_PLACE_STEMS:
+    if word[:-1] in ZH_NOT_PLACE_STEMS or word in ZH_GENERIC_PLACES or word in ZH_BUSINESSES:
         return None
+    if len(word) == 2 and last in "里上下边外内中":
+        return None  # 河里, 湾里, 山上: where, not a place's name
     if last in ZH_ORG_SUFFIXES:
         return "org"
     if last in ZH_PLACE_SUFFIXES:
