@@ -94,8 +94,8 @@ DESCRIPTIONS: dict[str, str] = {
     "arbitrate.max_windows_per_tier": "Optional cap on arbitrated windows per tier (a cheap "
     "trial), sampled with the seed.",
     "inject.generator": "`rules` (offline, deterministic) or the name of a model.",
-    "inject.entities": "`lexical` (offline) or the name of a model that extracts the window's "
-    "entities.",
+    "inject.entities": "`lexical` (offline), `spacy` (spaCy's English recogniser; the `ner` "
+    "extra) or the name of a model that extracts the window's entities.",
     "inject.types": "`all` or a list of type ids.",
     "inject.types_per_window": "How many types each window gets, balanced per tier and "
     "language.",
