@@ -32,4 +32,21 @@ def read_source(source: CorpusSource, skipped: dict | None = None,
     return read_booksum(path, source.summary_sources, skipped)
 
 
-__all__ = ["RawUnit", "read_source"]
+BOOK_FIELDS = ("author", "source", "license", "attribution")
+
+
+def book_metadata(source: CorpusSource, book_id: str, title: str) -> dict:
+    """What the dataset card says of a book: its title and language and, for a ``dir`` book,
+    ``author``, ``source``, ``license`` and ``attribution`` from its ``book.yaml``."""
+    meta = {"title": title, "language": source.language}
+    if source.format == "dir":
+        from pathlib import Path
+
+        from longnovel.corpus.dirs import book_yaml
+
+        found = book_yaml(Path(source.path) / book_id)
+        meta.update({k: str(found[k]).strip() for k in BOOK_FIELDS if found.get(k)})
+    return meta
+
+
+__all__ = ["RawUnit", "book_metadata", "read_source"]

@@ -37,7 +37,8 @@ def read_dir(root: Path, missing_summary: str = "error", ignored: list[str] | No
         yield from _read_book(book, missing_summary, ignored)
 
 
-def _book_meta(book: Path) -> dict:
+def book_yaml(book: Path) -> dict:
+    """The book folder's ``book.yaml`` (empty without one); bad YAML is an InputError."""
     meta_path = book / "book.yaml"
     if not meta_path.is_file():
         return {}
@@ -79,7 +80,7 @@ def _counts_as_ignored(path: Path) -> bool:
 
 def _read_book(book: Path, missing_summary: str, ignored: list[str] | None = None
                ) -> Iterator[RawUnit]:
-    meta = _book_meta(book)
+    meta = book_yaml(book)
     texts, summaries = _index_files(book, ignored)
     if not texts and not summaries:
         raise InputError(f"{book}: no unit files (NNN.txt with NNN.summary.txt)")

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 import yaml
 
 from longnovel.config import Config
+from longnovel.release.books import books_section, card_license
 
 
 def _count(rows: list[dict], *keys: str) -> dict:
@@ -65,18 +66,32 @@ def _counts(rows: list[dict]) -> dict:
     }
 
 
-def _header(stats: dict, files: list[str]) -> str:
-    configs: dict[str, list] = {}
+ALL_TIERS = "default"  # the config over every tier, loaded when no config is named
+
+
+def data_configs(files: list[str]) -> list[dict]:
+    """The card's ``configs``: one over every tier (the default, one glob per split) and one
+    per tier, each with a data file per split."""
+    per_tier: dict[str, list] = {}
+    splits: list[str] = []
     for path in files:
         tier, split = path.removesuffix(".parquet").split("/")
-        configs.setdefault(tier, []).append({"split": split, "path": path})
+        per_tier.setdefault(tier, []).append({"split": split, "path": path})
+        splits += [split] if split not in splits else []
+    name = ALL_TIERS if ALL_TIERS not in per_tier else "all_tiers"
+    everything = {"config_name": name, "default": True,
+                  "data_files": [{"split": s, "path": f"*/{s}.parquet"} for s in splits]}
+    return [everything] + [{"config_name": t, "data_files": d} for t, d in per_tier.items()]
+
+
+def _header(stats: dict, files: list[str], books: dict[str, dict]) -> str:
     header = {
         "language": sorted(stats["by_language"]),
-        "license": "other",
+        **card_license(books),
         "pretty_name": "LongNovel-style hallucination detection benchmark",
         "task_categories": ["text-classification", "summarization"],
         "tags": ["hallucination-detection", "long-context", "novels"],
-        "configs": [{"config_name": t, "data_files": d} for t, d in configs.items()],
+        "configs": data_configs(files),
     }
     return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
 
@@ -137,13 +152,36 @@ def audit_section(audit: dict | None) -> str:
     return head + "\n" + _table("type", rows, ["pairs", "summary", "sentence"]) + "\n"
 
 
-def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | None = None) -> str:
-    """The Hugging Face dataset card: YAML header, what a sample is, tables of counts, the
-    audit's figures when ``longnovel audit`` has run, config."""
+LOADING = """## Loading
+
+```python
+from datasets import load_dataset
+ds = load_dataset("path/to/export")          # every tier (the default config)
+s = load_dataset("path/to/export", "{tier}")   # one tier
+```
+
+### Why `article` is stored twice
+
+`input` holds the article again, followed by the summary: with `instruction` and `output` it is
+a ready prompt and answer (the official LongNovel release's layout), to send to a model or
+fine-tune on as it is, while `article` and `summary` serve any other prompt layout. The cost is
+`input`: Parquet stores each distinct `article` once per row group (dictionary encoding), so
+`article` adds about one copy per window, but `input` differs on every row and makes most of
+the files' size. Drop it with `ds.remove_columns("input")` when it is not needed; it is
+`article + "\\n\\nSummary:\\n" + summary` (`摘要：` for Chinese).
+"""
+
+
+def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | None = None,
+                 books: dict[str, dict] | None = None) -> str:
+    """The Hugging Face dataset card: YAML header (a default config over every tier, one per
+    tier; the books' licence), what a sample is, how to load it, tables of counts, the books
+    and their licences, the audit's figures when ``longnovel audit`` has run, config."""
+    books = books or {}
     sources = sorted(stats["by_source"])
     types = sorted(stats["by_type"])
     parts = [
-        _header(stats, files),
+        _header(stats, files, books),
         "# LongNovel-style hallucination detection benchmark\n",
         ("Built with longnovel. Each sample pairs an *article* (a window of consecutive units "
         "of a book, sized to its tier in Qwen3 tokens) with a *summary* and a gold judgment: "
@@ -153,6 +191,7 @@ def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | No
         "summary with one injected hallucination, score 2). Splits are by book.\n"),
         (f"Samples: {stats['samples']} from {stats['books']} books "
          f"({stats.get('reviewed', 0)} human-reviewed).\n"),
+        LOADING.replace("{tier}", files[0].split("/")[0] if files else "S"),
         "## Columns\n",
         "| column | meaning |\n|---|---|\n"
         + "\n".join(f"| `{name}` | {doc} |" for name, doc in COLUMN_DOCS) + "\n",
@@ -170,6 +209,7 @@ def dataset_card(config: Config, stats: dict, files: list[str], audit: dict | No
         "## Hallucination types per tier\n",
         (_table("tier", stats["by_tier_type"], types) if types else "No hallucinated samples.")
         + "\n",
+        books_section(books),
         audit_section(audit),
         "## Files\n",
         "\n".join(f"- `{f}`" for f in files) + "\n",

@@ -30,8 +30,8 @@ from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
-         "ingest/units.parquet"]
-CODE_VERSION = "7"
+         "ingest/units.parquet", "ingest/books.json"]
+CODE_VERSION = "8"
 CHECKSUMS = "SHA256SUMS"  # in each tier's folder, in the format of `sha256sum`
 LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
                 "reference_summary"]
@@ -278,6 +278,15 @@ def kept_rows(ctx: StageContext) -> tuple[list[dict], list[str]]:
     return rows, files
 
 
+def exported_books(ctx: StageContext, rows: list[dict]) -> dict[str, dict]:
+    """Title, language and licence (ingest/books.json) of the books the release holds."""
+    if not ctx.exists("ingest/books.json"):
+        return {}
+    books = json.loads(ctx.upstream_path("ingest/books.json").read_text(encoding="utf-8"))
+    held = {row["book_id"] for row in rows}
+    return {book: meta for book, meta in books.items() if book in held}
+
+
 def run(ctx: StageContext) -> StageResult:
     from longnovel.audit import read_audit
     from longnovel.release.card import dataset_card, export_stats
@@ -294,7 +303,7 @@ def run(ctx: StageContext) -> StageResult:
     stats = export_stats(rows + kept, tiers, languages)
     files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
              "README.md": dataset_card(ctx.config, stats, sorted([*grouped, *kept_files]),
-                                       read_audit(ctx.run_dir)),
+                                       read_audit(ctx.run_dir), exported_books(ctx, rows + kept)),
              **checksums}
     by_source = Counter(s["source"] for s in samples)
     return StageResult(files=files, rows_in=len(samples), rows_out=len(rows),

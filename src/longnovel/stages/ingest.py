@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
 
 from longnovel.config import Config
-from longnovel.corpus import RawUnit, read_source
+from longnovel.corpus import RawUnit, book_metadata, read_source
 from longnovel.errors import InputError
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.tokenizer import corrections_of, join_probes, last_line
 
 NAME = "ingest"
 READS: list[str] = []
-CODE_VERSION = "4"
+CODE_VERSION = "5"  # 5: books.json
 ROW_GROUP = 128
 
 SCHEMA = pa.schema([
@@ -39,9 +40,11 @@ def config_section(config: Config, state) -> dict:
             "tokenizer": tokenizer_identity(config.tokenizer)}
 
 
-def read_books(ctx: StageContext, skipped: dict, ignored: list[str] | None = None):
+def read_books(ctx: StageContext, skipped: dict, ignored: list[str] | None = None,
+               metadata: dict | None = None):
     """``(units, language)`` of each book in turn (consecutive units with one book id), source
-    by source, so only one book is held at a time; a book in two sources is an error."""
+    by source, so only one book is held at a time; a book in two sources is an error. Each
+    book's title, language and book.yaml licence go into ``metadata`` (books.json)."""
     from itertools import groupby
 
     owner: dict[str, str] = {}
@@ -52,7 +55,10 @@ def read_books(ctx: StageContext, skipped: dict, ignored: list[str] | None = Non
             if owner.setdefault(book_id, source.path) != source.path:
                 raise InputError(f"{source.path}: book '{book_id}' also appears in "
                                  f"{owner[book_id]}; book ids must be unique")
-            yield list(units), source.language
+            units = list(units)
+            if metadata is not None:
+                metadata[book_id] = book_metadata(source, book_id, units[0].title)
+            yield units, source.language
 
 
 @dataclass
@@ -155,9 +161,11 @@ def run(ctx: StageContext) -> StageResult:
     dropped: dict[str, int] = {}
     gaps: list[dict] = []
     books: set[str] = set()
+    metadata: dict[str, dict] = {}
     next_run = 0
     for units, language, counts, summary_counts, kept in _counted_books(
-            ctx, ctx.progress(read_books(ctx, skipped, ignored), desc="ingest")):
+            ctx, ctx.progress(read_books(ctx, skipped, ignored, metadata),
+                              desc="ingest")):
         books.add(units[0].book_id)
         writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id,
                                correction)
@@ -176,6 +184,7 @@ def run(ctx: StageContext) -> StageResult:
     if ignored:
         skipped["not_a_unit_file"] = len(ignored)
     return StageResult(
+        files={"books.json": json.dumps(metadata, indent=2, ensure_ascii=False) + "\n"},
         rows_in=totals["units"] + sum(skipped.values()), rows_out=totals["kept"],
         dropped={**dropped, **skipped}, notes=notes,
         extra={"books": len(books), "tokens": totals["tokens"], "gaps": len(gaps),
