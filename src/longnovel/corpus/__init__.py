@@ -27,6 +27,10 @@ def read_source(source: CorpusSource, skipped: dict | None = None,
         from longnovel.corpus.table import read_table
 
         return read_table(path, missing_summary)
+    from longnovel.corpus.booksum_flat import is_flat, read_flat
+
+    if is_flat(path):  # the per-(chapter, source) CSV/Parquet release
+        return read_flat(path, source.summary_sources, skipped)
     from longnovel.corpus.booksum import read_booksum
 
     return read_booksum(path, source.summary_sources, skipped)
