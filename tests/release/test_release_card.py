@@ -14,18 +14,19 @@ def header(export) -> dict:
     return yaml.safe_load((export / "README.md").read_text(encoding="utf-8").split("---\n")[1])
 
 
-def test_load_dataset_reads_every_tier_by_default_and_one_tier_by_name(built_fixture):
+def test_load_dataset_reads_every_tier_by_default_and_one_tier_by_name(built_fixture, tmp_path):
     from datasets import load_dataset
 
     export = built_fixture / "export"
     rows = exported_rows(built_fixture)
-    everything = load_dataset(str(export))
+    cache = str(tmp_path / "hf-cache")  # not the user's cache: paths under /tmp recur
+    everything = load_dataset(str(export), cache_dir=cache)
     assert set(everything) == {r["split"] for r in rows}
     assert sum(everything[s].num_rows for s in everything) == len(rows)
     assert sorted(everything["test"]["id"]) == sorted(r["id"] for r in rows
                                                       if r["split"] == "test")
     for tier in ("XS", "XS2"):
-        one = load_dataset(str(export), tier, split="test")
+        one = load_dataset(str(export), tier, split="test", cache_dir=cache)
         assert set(one["tier"]) == {tier}
         assert one.num_rows == pq.read_metadata(export / tier / "test.parquet").num_rows
     names = [c["config_name"] for c in header(export)["configs"]]

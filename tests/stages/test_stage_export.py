@@ -88,8 +88,11 @@ def check_card(export: Path, files: list[Path], rows: list[dict]) -> None:
     header = yaml.safe_load(card.split("---\n")[1])
     assert header["license"] and sorted(header["language"]) == sorted({r["language"] for r in rows})
     listed = {(c["config_name"], d["split"], d["path"])
-              for c in header["configs"] for d in c["data_files"]}
+              for c in header["configs"][1:] for d in c["data_files"]}
     assert listed == {(f.parent.name, f.stem, f"{f.parent.name}/{f.name}") for f in files}
+    default = header["configs"][0]  # every tier, loaded when no config is named
+    assert default["config_name"] == "default" and default["default"] is True
+    assert {d["path"] for d in default["data_files"]} == {f"*/{f.name}" for f in files}
     stats = json.loads((export / "stats.json").read_text(encoding="utf-8"))
     assert stats["samples"] == len(rows)
 
