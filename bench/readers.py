@@ -83,6 +83,28 @@ def _distinct(pairs: list[dict], orig_key: str, new_key: str) -> tuple[list[str]
     return list(docs), list(docs.values())
 
 
+_ANALYSED: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def memoised(name: str, vectorizer):
+    """``vectorizer`` with its analyzer's output kept per text across folds and readers
+    (``name`` tells analyzers apart): every fold, margin and contribution used to cut the same
+    texts into n-grams again, which took most of the script's time. The features are the same:
+    the analyzer built from the vectorizer's own settings is the one that is memoised."""
+    from sklearn.base import clone
+
+    analyse = clone(vectorizer).build_analyzer()  # a copy: the analyzer reads its settings
+
+    def cached(text: str) -> tuple[str, ...]:
+        key = (name, text)
+        found = _ANALYSED.get(key)
+        if found is None:
+            found = _ANALYSED[key] = tuple(analyse(text))
+        return found
+
+    return vectorizer.set_params(analyzer=cached, ngram_range=(1, 1))  # (done by `analyse`)
+
+
 class LinearTextReader(Reader):
     """A text vectoriser and a linear model on single texts."""
 
@@ -125,8 +147,8 @@ class WordLR(LinearTextReader):
     def _vectorizer(self, language):
         from sklearn.feature_extraction.text import TfidfVectorizer
 
-        return TfidfVectorizer(analyzer=lambda text: _word_ngrams(text, language),
-                               sublinear_tf=True, min_df=2)
+        return memoised(f"words-{language}", TfidfVectorizer(
+            analyzer=lambda text: _word_ngrams(text, language), sublinear_tf=True, min_df=2))
 
     def _model(self):
         from sklearn.linear_model import LogisticRegression
@@ -147,8 +169,9 @@ class CharNBSVM(LinearTextReader):
     def _vectorizer(self, language):
         from sklearn.feature_extraction.text import CountVectorizer
 
-        return CountVectorizer(analyzer="char_wb", ngram_range=(2, 5), binary=True, min_df=2,
-                               lowercase=False, dtype=np.float32)
+        return memoised("char_wb-2-5", CountVectorizer(
+            analyzer="char_wb", ngram_range=(2, 5), binary=True, min_df=2, lowercase=False,
+            dtype=np.float32))
 
     def _reweight(self, matrix, labels):
         alpha = 1.0
@@ -173,7 +196,7 @@ class AuditReader(LinearTextReader):
     def _vectorizer(self, language):
         from longnovel.audit import _vectorizer
 
-        return _vectorizer()
+        return memoised("audit", _vectorizer())
 
     def _model(self):
         from longnovel.audit import _model
@@ -215,12 +238,13 @@ class StructGB(Reader):
         old, new = self._pair_matrices(pairs, orig_key, new_key)
         base_old = self.model.decision_function(old)
         margin = self.model.decision_function(new) - base_old
-        out = np.zeros((len(pairs), len(self.names)))
-        for j in range(len(self.names)):
-            undone = new.copy()
-            undone[:, j] = old[:, j]
-            out[:, j] = margin - (self.model.decision_function(undone) - base_old)
-        return np.array(self.names), out
+        # every feature's undone copy stacked, scored in one call (a call per feature spent
+        # most of the script's time in the predictor's per-call overhead)
+        n, k = new.shape
+        undone = np.repeat(new[None, :, :], k, axis=0)
+        undone[np.arange(k), :, np.arange(k)] = old.T
+        scores = self.model.decision_function(undone.reshape(k * n, -1)).reshape(k, n)
+        return np.array(self.names), (margin[None, :] - (scores - base_old[None, :])).T
 
 
 class PairLR(Reader):
@@ -238,10 +262,11 @@ class PairLR(Reader):
             return False
         self.language, self.summary_level = language, orig_key == "original_summary"
         texts = [p[k] for p in pairs for k in (orig_key, new_key)]
-        self.words = TfidfVectorizer(analyzer=lambda t: _word_ngrams(t, language),
-                                     sublinear_tf=True, min_df=2)
-        self.chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True,
-                                     min_df=2, lowercase=False)
+        self.words = memoised(f"words-{language}", TfidfVectorizer(
+            analyzer=lambda t: _word_ngrams(t, language), sublinear_tf=True, min_df=2))
+        self.chars = memoised("char_wb-2-4", TfidfVectorizer(
+            analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, min_df=2,
+            lowercase=False))
         try:
             self.words.fit(texts)
             self.chars.fit(texts)
@@ -249,8 +274,9 @@ class PairLR(Reader):
             return False
         if self.summary_level:
             sentences = [p[k] for p in pairs for k in ("orig_sentence", "new_sentence")]
-            self.sent_words = TfidfVectorizer(analyzer=lambda t: _word_ngrams(t, language),
-                                              sublinear_tf=True, min_df=1).fit(sentences)
+            self.sent_words = memoised(f"words-{language}", TfidfVectorizer(
+                analyzer=lambda t: _word_ngrams(t, language), sublinear_tf=True,
+                min_df=1)).fit(sentences)
         old_struct, names = structural_matrix([p[orig_key] for p in pairs], language)
         new_struct, _ = structural_matrix([p[new_key] for p in pairs], language)
         self.keep = [i for i, n in enumerate(names) if n not in EXTENSIVE]
