@@ -1,14 +1,21 @@
 """Language-model reader: can a small causal LM, reading one summary, point at the edited
 sentence?
 
-    python bench/lm_reader.py RUN_DIR [RUN_DIR...] --url http://127.0.0.1:8081/v1 \
-        [--per-type 25] [--tier T]... [--context 30] [--seed 13] [--json OUT]
+    python bench/lm_reader.py RUN_DIR [RUN_DIR...] --model MODEL.gguf \
+        [--per-type 20] [--tier T]... [--context 30] [--seed 13] [--json OUT]
 
-Each summary is sent once to an OpenAI-compatible ``/v1/completions`` endpoint (llama.cpp via
-llama-cpp-python's server, started with ``--logits_all true``) with ``echo``, ``logprobs`` and no
-new token; the prompt tokens' log-probabilities are mapped by their character offsets onto the
-sentences (``longnovel.injection.nlp.sentences.sentence_spans``). A sentence's score is the mean log-prob
-of its tokens given the summary text before it; the least likely sentence has rank 1.
+The model runs in this process (llama.cpp through llama-cpp-python's ``Llama``, built with
+``logits_all``): each summary's tokens are evaluated once and the log-probability of every token
+given the tokens before it comes from a log-softmax of the logits in numpy. Two texts that
+begin alike (an original and its injected copy) share the evaluated prefix: only the tokens
+after the first difference are evaluated again. Tokens are mapped back to characters through
+their UTF-8 pieces and onto the sentences (``longnovel.injection.nlp.sentences.sentence_spans``).
+A sentence's score is the mean log-prob of its tokens given the summary text before it; the
+least likely sentence has rank 1.
+
+The first token of a text needs a token before it: the model's BOS token when its GGUF asks for
+one (Gemma), else ``<|endoftext|>`` (Qwen2.5 reads near-uniform log-probs without it), or
+``--prefix``.
 
 For each pair: the rank of the edited sentence among the injected summary's sentences, and the
 rank of the original sentence among the original summary's. Several edited sentences (a
@@ -22,90 +29,120 @@ of both texts, from at most half of it before the edit), so both sides get the s
 text. Pairs are sampled per type (seeded), ``--per-type`` each (all when fewer).
 
 Per type: the share of pairs whose edited sentence ranks more suspicious than the original did
-(ties half), the mean normalised rank (0 = least likely, 1 = most likely) of both, the share
-where it is the single least likely sentence (edited vs original), and the mean log-prob
-difference (edited - original) with a 95% bootstrap interval.
+(ties half; 0.5 = the model cannot point at the edit), the mean normalised rank (0 = least
+likely, 1 = most likely) of both, the share where it is the single least likely sentence
+(edited vs original), and the mean log-prob difference (edited - original, nats per token) with
+95% bootstrap intervals.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import random
 import sys
 import time
-import urllib.request
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+sys.path.insert(1, str(BENCH.parent / "src"))  # the checkout this script belongs to
 
-from reader_pairs import load_run_pairs
+from reader_pairs import load_run_pairs  # noqa: E402
 
 BOOTSTRAP = 2000
+QWEN_PREFIX = "<|endoftext|>"
 
 
 class Scorer:
-    """Token log-probs of texts from an OpenAI-compatible completions endpoint, cached."""
+    """Token log-probs of texts from a GGUF model evaluated in process, cached by text."""
 
-    def __init__(self, url: str, model: str | None, prefix: str = "", timeout: float = 600.0):
-        self.url, self.model, self.timeout = url.rstrip("/"), model, timeout
+    def __init__(self, model_path: Path, n_ctx: int = 2048, threads: int = 2,
+                 prefix: str | None = None):
+        try:
+            from llama_cpp import Llama
+        except ImportError:
+            sys.exit("lm_reader.py: llama_cpp is not installed in this Python "
+                     "(see bench/README.md, 'Language-model reader')")
+        if not Path(model_path).is_file():
+            sys.exit(f"{model_path}: no such model file")
+        self.llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_batch=512,
+                         n_threads=threads, logits_all=True, verbose=False)
+        self.n_ctx = n_ctx
+        meta = self.llm.metadata
+        self.name = meta.get("general.name", Path(model_path).stem)
+        add_bos = meta.get("tokenizer.ggml.add_bos_token", "false") == "true"
+        if prefix is None:
+            prefix = "" if add_bos else QWEN_PREFIX
         self.prefix = prefix
+        self.head = ([self.llm.token_bos()] if add_bos and not prefix else []) + (
+            self.llm.tokenize(prefix.encode("utf-8"), add_bos=False, special=True)
+            if prefix else [])
+        if not self.head:
+            sys.exit(f"{model_path}: the model adds no BOS token; give --prefix")
         self.cache: dict[str, tuple[list[int], list[float]]] = {}
-        self.requests = self.tokens = 0
+        self.evaluated: list[int] = []
+        self.requests = self.tokens = self.evaluated_tokens = 0
         self.seconds = 0.0
 
-    def token_logprobs(self, text: str) -> tuple[list[int], list[float | None]]:
-        """(character offset, log-prob) of every token of ``text`` (None for the first)."""
+    def token_logprobs(self, text: str) -> tuple[list[int], list[float]]:
+        """(character offset, log-prob given everything before it) of every token of ``text``."""
         if text in self.cache:
             return self.cache[text]
-        body = {"prompt": self.prefix + text, "max_tokens": 1, "echo": True, "logprobs": 1,
-                "temperature": 0.0}
-        if self.model:
-            body["model"] = self.model
-        request = urllib.request.Request(f"{self.url}/completions",
-                                         data=json.dumps(body).encode("utf-8"),
-                                         headers={"Content-Type": "application/json"})
         started = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:
-            reply = json.loads(response.read())
+        body = self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)
+        ids = self.head + body
+        if len(ids) > self.n_ctx:
+            sys.exit(f"a summary of {len(ids)} tokens is longer than --n-ctx {self.n_ctx}")
+        keep = 0  # tokens already evaluated at the same positions (the KV cache holds them)
+        for a, b in zip(self.evaluated, ids, strict=False):
+            if a != b:
+                break
+            keep += 1
+        keep = min(keep, len(ids) - 1)
+        self.llm.n_tokens = keep
+        self.llm.eval(ids[keep:])
+        self.evaluated = list(ids)
+        self.evaluated_tokens += len(ids) - keep
+        # the logits of the positions before each token of ``body`` (a view, float32)
+        logits = self.llm.scores[len(self.head) - 1 : len(ids) - 1]
+        top = logits.max(axis=1)
+        norm = np.log(np.exp(logits - top[:, None]).sum(axis=1, dtype=np.float64)) + top
+        values = (logits[np.arange(len(body)), body] - norm).tolist()
+        offsets = _char_offsets(text, [self.llm.detokenize([t]) for t in body])
         self.seconds += time.perf_counter() - started
-        logprobs = reply["choices"][0]["logprobs"]
-        offsets, values = _prompt_part(logprobs, text, self.prefix)
         self.requests += 1
-        self.tokens += len(offsets)
+        self.tokens += len(body)
         self.cache[text] = (offsets, values)
         return offsets, values
 
 
-def _prompt_part(logprobs: dict, text: str, prefix: str = ""
-                 ) -> tuple[list[int], list[float | None]]:
-    """The echoed prompt's tokens in ``text``'s characters (the one generated token and the
-    prefix's tokens dropped). llama-cpp-python counts offsets in the detokenised text, where a
-    special-token prefix has no characters; an ordinary prefix is subtracted."""
-    shift = _prefix_shift(logprobs, text, prefix)
-    offsets, values = [], []
-    for offset, token, value in zip(logprobs["text_offset"], logprobs["tokens"],
-                                    logprobs["token_logprobs"]):
-        offset = int(offset) - shift
-        if offset < 0 or not token:
-            continue
-        if offset >= len(text):
-            break
-        offsets.append(offset)
-        values.append(value)
-    return offsets, values
-
-
-def _prefix_shift(logprobs: dict, text: str, prefix: str) -> int:
-    """0 or len(prefix): whichever makes more tokens match ``text`` at their offsets."""
-    def matches(shift: int) -> int:
-        return sum(1 for o, t in zip(logprobs["text_offset"], logprobs["tokens"])
-                   if t and 0 <= o - shift and text[o - shift : o - shift + len(t)] == t)
-
-    return len(prefix) if prefix and matches(len(prefix)) > matches(0) else 0
+def _char_offsets(text: str, pieces: list[bytes]) -> list[int]:
+    """The character offset in ``text`` where each token piece starts. Pieces are byte strings
+    (a CJK character can be split over two tokens: both get the character's offset); when the
+    pieces do not spell ``text`` exactly (a tokenizer that adds a space), they are matched
+    greedily from where the previous one ended."""
+    data = text.encode("utf-8")
+    char_of_byte = np.zeros(len(data) + 1, dtype=np.int64)
+    position = 0
+    for index, char in enumerate(text):
+        width = len(char.encode("utf-8"))
+        char_of_byte[position : position + width] = index
+        position += width
+    char_of_byte[len(data)] = len(text)
+    offsets, at = [], 0
+    exact = b"".join(pieces) == data
+    for piece in pieces:
+        if not exact:
+            found = data.find(piece.strip(), at) if piece.strip() else -1
+            at = found if found >= 0 else at
+        offsets.append(int(char_of_byte[min(at, len(data))]))
+        at += len(piece) if exact else len(piece.strip())
+    return offsets
 
 
 def sentence_scores(scorer: Scorer, text: str, spans: list[tuple[int, int]]):
@@ -114,18 +151,14 @@ def sentence_scores(scorer: Scorer, text: str, spans: list[tuple[int, int]]):
     offsets, values = scorer.token_logprobs(text)
     sums, counts = [0.0] * len(spans), [0] * len(spans)
     starts = [a for a, _ in spans]
-    import bisect
-
-    for offset, value in zip(offsets, values):
-        if value is None:
-            continue
+    for offset, value in zip(offsets, values, strict=True):
         k = bisect.bisect_right(starts, offset) - 1
         if k >= 0 and offset < spans[k][1]:
             sums[k] += value
             counts[k] += 1
         elif k >= 0 and k + 1 < len(spans) and offset < spans[k + 1][0]:
             continue  # whitespace between sentences
-    return [s / c if c else float("nan") for s, c in zip(sums, counts)], sums, counts
+    return [s / c if c else float("nan") for s, c in zip(sums, counts, strict=True)], sums, counts
 
 
 def _context(sentences_spans, edited: list[int], size: int) -> tuple[int, int]:
@@ -248,46 +281,50 @@ def markdown(summary: dict, model: str) -> str:
     return "\n".join(lines)
 
 
-def _model_name(url: str) -> str:
-    try:
-        with urllib.request.urlopen(f"{url.rstrip('/')}/models", timeout=30) as response:
-            data = json.loads(response.read())["data"]
-        return data[0]["id"] if data else "?"
-    except OSError as exc:
-        sys.exit(f"{url}: no model server answers ({exc})")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run_dirs", nargs="+", type=Path)
-    parser.add_argument("--url", default="http://127.0.0.1:8081/v1")
-    parser.add_argument("--model", help="model name sent in requests (default: the server's)")
+    parser.add_argument("--model", type=Path, required=True, help="a GGUF model file")
     parser.add_argument("--tier", action="append", dest="tiers")
-    parser.add_argument("--per-type", type=int, default=25)
+    parser.add_argument("--per-type", type=int, default=20)
     parser.add_argument("--context", type=int, default=30, help="sentences read around the edit")
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--prefix", default="",
-                        help="text put before each summary, e.g. '<|endoftext|>' for a model "
-                             "the server adds no BOS token to (Qwen2.5)")
+    parser.add_argument("--prefix", default=None,
+                        help="text (special tokens allowed) put before each summary; default: "
+                             "the model's BOS token, or '<|endoftext|>' for a model whose GGUF "
+                             "adds none (Qwen2.5)")
+    parser.add_argument("--n-ctx", type=int, default=2048,
+                        help="context size; logits_all keeps n_ctx x vocabulary floats")
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    model = args.model or _model_name(args.url)
+    for run_dir in args.run_dirs:
+        if not (run_dir / "inject" / "injections.parquet").is_file():
+            sys.exit(f"{run_dir}: no inject/injections.parquet (build it up to inject first)")
     pairs = sample_pairs(load_run_pairs(args.run_dirs, args.tiers), args.per_type, args.seed)
-    scorer = Scorer(args.url, args.model, args.prefix)
+    if not pairs:
+        sys.exit(f"{', '.join(map(str, args.run_dirs))}: no valid pair with 3 sentences or more")
+    loaded = time.perf_counter()
+    scorer = Scorer(args.model, args.n_ctx, args.threads, args.prefix)
+    print(f"{scorer.name}: loaded in {time.perf_counter() - loaded:.1f} s; "
+          f"{len(pairs)} pairs to read", file=sys.stderr)
     started = time.perf_counter()
     results = []
     for done, pair in enumerate(pairs, 1):
         results.append((pair, read_pair(scorer, pair, args.context)))
-        if done % 20 == 0:
-            print(f"{done}/{len(pairs)} pairs, {scorer.tokens / max(scorer.seconds, 1e-9):.0f} "
-                  "prompt tokens/s", file=sys.stderr)
+        if done % 10 == 0 or done == len(pairs):
+            spent = time.perf_counter() - started
+            print(f"{done}/{len(pairs)} pairs in {spent:.0f} s "
+                  f"(~{spent / done * (len(pairs) - done):.0f} s left), "
+                  f"{scorer.evaluated_tokens / max(scorer.seconds, 1e-9):.0f} tokens/s evaluated",
+                  file=sys.stderr, flush=True)
     summary = summarise(results)
     elapsed = time.perf_counter() - started
     print(f"{len(pairs)} pairs ({args.per_type} per type at most, seed {args.seed}), "
-          f"{scorer.requests} requests, {scorer.tokens} prompt tokens in {elapsed:.0f} s "
-          f"({scorer.tokens / max(scorer.seconds, 1e-9):.0f} tokens/s, "
-          f"{elapsed / max(1, len(pairs)):.1f} s per pair); context {args.context} sentences\n")
-    print(markdown(summary, model))
+          f"{scorer.requests} texts, {scorer.tokens} tokens scored ({scorer.evaluated_tokens} "
+          f"evaluated) in {elapsed:.0f} s ({elapsed / len(pairs):.1f} s per pair); "
+          f"context {args.context} sentences\n")
+    print(markdown(summary, scorer.name))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         rows = [{"window_id": p["window_id"], "type": p["type"], "subtype": p["subtype"],
@@ -296,8 +333,9 @@ def main() -> None:
                  "edited": " ".join(p["new_sents"][i] for i in p["new_idx"])[:300]}
                 for p, r in results]
         args.json.write_text(json.dumps(
-            {"model": model, "pairs": len(pairs), "per_type": args.per_type, "seed": args.seed,
-             "context": args.context, "requests": scorer.requests, "tokens": scorer.tokens,
+            {"model": scorer.name, "model_file": str(args.model), "prefix": scorer.prefix,
+             "pairs": len(pairs), "per_type": args.per_type, "seed": args.seed,
+             "context": args.context, "texts": scorer.requests, "tokens": scorer.tokens,
              "seconds": round(elapsed, 1), "summary": summary, "rows": rows},
             indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
