@@ -50,7 +50,7 @@ def test_a_wait_within_the_cap_is_announced_once_and_then_made(
         results = runner.run(requests(3))
         assert all(r.ok for r in results) and runner.usage()["m"]["retries"] == 3
     [line] = notices(capsys, "waiting")
-    assert "model 'm'" in line and "http_429" in line and "waiting 1 s" in line
+    assert "model 'm': the server answered HTTP 429; waiting 1 s (" in line
     assert "as its Retry-After asks" in line and "Ctrl-C stops" in line
 
 

@@ -162,6 +162,15 @@ def duration(seconds: float | None) -> str:
     return f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
 
 
+def what_failed(error: BaseException) -> str:
+    """A failed call in words: ``the server answered HTTP 429``, ``the request timed out``."""
+    reason = getattr(error, "reason", type(error).__name__)
+    if reason.startswith("http_"):
+        return f"the server answered HTTP {reason.removeprefix('http_')}"
+    return {"timeout": "the request timed out", "connection": "the connection failed",
+            "bad_response": "the server's response was malformed"}.get(reason, reason)
+
+
 class Waits:
     """The lines that say why a model's requests are waiting: a wait of ``notice_s`` or more
     is announced once per wave (waits that end within ``notice_s`` of an announced one are
@@ -178,10 +187,9 @@ class Waits:
         if seconds < self.notice_s or ends < self._until.get(model, 0.0) + self.notice_s:
             return
         self._until[model] = ends
-        reason = getattr(error, "reason", type(error).__name__)
         why = "as its Retry-After asks" if getattr(error, "retry_after", None) else "backing off"
         until = time.strftime("%H:%M:%S", time.localtime(ends))
-        notice(f"model '{model}': the server answered {reason}; waiting {duration(seconds)} "
+        notice(f"model '{model}': {what_failed(error)}; waiting {duration(seconds)} "
                f"({why}, until {until}) before retrying. Ctrl-C stops: answers so far are "
                "cached, and the next build sends only the rest.")
 
