@@ -12,9 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
+from helpers.arbitration import arbitration_config, total_requests
 from helpers.fake_llm import hang, status
 from helpers.llm import make_runner, model_config, requests
+from typer.testing import CliRunner
 
+from longnovel.cli import app
 from longnovel.llm import LLMRunner
 from longnovel.llm.cache import CachedReply, ReplyCache, request_key
 from longnovel.llm.leases import Leases, process_runs
@@ -173,3 +177,34 @@ def test_a_failed_owner_lets_the_waiter_send_and_a_stopped_run_lets_go(
           pytest.raises(ModelAccessError)):
         runner.run(requests(5, prefix="refused"))
     assert lease_rows(cache_path) == []
+
+
+def test_two_builds_sharing_a_cache_pay_once_for_arbitrate(servers, tmp_path):
+    """The issue's case: two run directories, one cache file, `arbitrate` run at once (without
+    leases: 108 requests for 54 prompts)."""
+    configs = []
+    for name in ("one", "two"):
+        path = arbitration_config(tmp_path / name, servers)
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data["cache"] = str(tmp_path / "shared.sqlite")
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        configs.append(path)
+    for path in configs:  # ingest and expand first, so both reach arbitrate together
+        result = CliRunner().invoke(app, ["build", "-c", str(path), "--until", "expand",
+                                          "--no-progress"])
+        assert result.exit_code == 0, result.output
+    for server in servers.values():
+        server.latency = 0.5
+    command = [sys.executable, "-c", "from longnovel.cli import app; app()", "arbitrate"]
+    builds = [subprocess.Popen([*command, "-c", str(path), "--no-progress"], text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+              for path in configs]
+    outputs = [build.communicate(timeout=300) for build in builds]
+    assert [build.returncode for build in builds] == [0, 0], outputs
+    with sqlite3.connect(tmp_path / "shared.sqlite") as db:
+        distinct = db.execute("SELECT COUNT(*) FROM replies").fetchone()[0]
+    assert distinct == 6 * 3 + 6 * 3 * 2  # 6 windows: 3 summaries each, each judged twice
+    assert total_requests(servers) == distinct  # not up to twice that
+    assert any("awaited, not sent again" in err for _, err in outputs)
+    runs = [path.parent / "run" / "arbitrate" / "labels.parquet" for path in configs]
+    assert runs[0].read_bytes() == runs[1].read_bytes()
