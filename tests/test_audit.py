@@ -56,23 +56,47 @@ def test_one_book_per_language_gives_no_figure():
     assert "too few books" in audit_table(result)
 
 
+def _states(config) -> dict[str, str]:
+    result = runner.invoke(app, ["status", "-c", str(config), "--json"])
+    assert result.exit_code == 0, result.output
+    return {row["stage"]: row["state"] for row in json.loads(result.output)}
+
+
 def test_audit_command_writes_json_and_the_card_reports_it(fixture_run):
     make, run_dir = fixture_run
     config = make()
+    card_path = run_dir / "export/README.md"
+    assert "## Article-free audit" not in card_path.read_text(encoding="utf-8")
     result = runner.invoke(app, ["audit", "-c", str(config)])
     assert result.exit_code == 0, result.output
     assert "too few books" in result.output  # the fixture holds one book per language
     result = runner.invoke(app, ["audit", "-c", str(config), "--group-by", "window"])
     assert result.exit_code == 0, result.output
+    assert "release: wrote the dataset card" in result.output
     audit = json.loads((run_dir / "stats/audit.json").read_text(encoding="utf-8"))
     assert audit["group_by"] == "window" and audit["pairs"] > 0
     assert sum(c["pairs"] for c in audit["summary"]["by_type"].values()) == audit["pairs"]
     assert "type fabrication" in result.output or "type " in result.output
-    status = runner.invoke(app, ["build", "-c", str(config)])
-    assert status.exit_code == 0, status.output
-    card = (run_dir / "export/README.md").read_text(encoding="utf-8")
+    card = card_path.read_text(encoding="utf-8")
     assert "## Article-free audit" in card
     assert f"| all | {audit['pairs']} | {audit['summary']['all']['pair_accuracy']}" in card
+
+
+def test_an_audit_leaves_export_fresh_and_only_the_card_changes(fixture_run):
+    make, run_dir = fixture_run
+    config = make()
+    before = {p.name: p.read_bytes() for p in (run_dir / "export").rglob("*") if p.is_file()}
+    result = runner.invoke(app, ["audit", "-c", str(config), "--group-by", "window"])
+    assert result.exit_code == 0, result.output
+    assert set(_states(config).values()) == {"fresh"}
+    text = runner.invoke(app, ["status", "-c", str(config)]).output
+    assert "dataset card export/README.md: fresh" in text
+    after = {p.name: p.read_bytes() for p in (run_dir / "export").rglob("*") if p.is_file()}
+    assert [name for name in before if before[name] != after[name]] == ["README.md"]
+    rebuilt = runner.invoke(app, ["build", "-c", str(config)])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert "done: 0 stage(s) run" in rebuilt.output and "release:" not in rebuilt.output
+    assert "## Article-free audit" in (run_dir / "export/README.md").read_text(encoding="utf-8")
 
 
 def test_audit_without_injections_is_a_one_line_error(tmp_path):

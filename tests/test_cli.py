@@ -37,7 +37,8 @@ def test_fixture_build_then_rerun_is_a_no_op(tmp_path):
     assert second.stderr.count("fresh, skipped") == 5
     assert outputs() == mtimes
     status = run("status", "--config", "configs/fixture.yaml", "--run-dir", str(run_dir))
-    assert status.returncode == 0 and status.stdout.count("fresh") == 5
+    assert status.returncode == 0 and status.stdout.count("fresh") == 6  # 5 stages, the card
+    assert "dataset card export/README.md: fresh" in status.stdout
 
 
 def test_user_error_is_one_line_without_traceback(tmp_path):

@@ -257,13 +257,28 @@ def test_touch_re_runs_nothing_and_an_identical_ingest_cuts_the_cascade(tmp_path
 def test_an_output_edited_by_hand_makes_its_stage_stale(tmp_path):
     config = rules_config(tmp_path)
     assert build(config).exit_code == 0
-    card = tmp_path / "run" / "export" / "README.md"
-    card.write_text("edited")
+    stats = tmp_path / "run" / "export" / "stats.json"
+    stats.write_text("edited")
     status = json.loads(runner.invoke(app, ["status", "-c", str(config), "--json"]).output)
     export = {r["stage"]: r for r in status}["export"]
     assert export["state"] == "stale" and "changed outside" in export["why"]
     assert ran(build(config)) == ["export"]
-    assert card.read_text() != "edited"
+    assert json.loads(stats.read_text())["samples"] > 0
+
+
+def test_a_card_edited_by_hand_is_rewritten_without_rerunning_export(tmp_path):
+    config = rules_config(tmp_path)
+    assert build(config).exit_code == 0
+    card = tmp_path / "run" / "export" / "README.md"
+    written = card.read_text()
+    card.write_text("edited")
+    status = runner.invoke(app, ["status", "-c", str(config)]).output
+    assert "dataset card export/README.md: stale" in status
+    result = build(config)
+    assert ran(result) == [] and "release: wrote the dataset card" in result.output
+    assert card.read_text() == written
+    assert "dataset card export/README.md: fresh" in runner.invoke(
+        app, ["status", "-c", str(config)]).output
 
 
 def test_plan_writes_no_stage_output(tmp_path):

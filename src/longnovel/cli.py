@@ -208,6 +208,8 @@ def _stage_command(name: str):
         state = pipeline.status(name).state
         if not force and state == "fresh":
             typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
+            if name == "export":
+                pipeline.release(log=_log)
             return
         if state == "partial" and accept_failures and not force:
             pipeline.accept_failures(name)
@@ -215,6 +217,8 @@ def _stage_command(name: str):
             return
         manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures,
                                       force=force)
+        if name == "export":
+            pipeline.release(log=_log)
         if manifest["unanswered"] and not manifest["failures_accepted"]:
             _err(partial_line(name, manifest["failures"]))
             raise typer.Exit(PARTIAL_EXIT)
@@ -259,7 +263,7 @@ def status(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     windows and samples per tier and language."""
     from longnovel.checks import table
     from longnovel.state import verify_outputs
-    from longnovel.status import paths_lines, status_rows, status_table, tier_rows
+    from longnovel.status import card_line, paths_lines, status_rows, status_table, tier_rows
 
     pipeline = make_pipeline(config, run_dir, tier, claim=False, lock=None)
     problems: list[str] = []
@@ -276,6 +280,7 @@ def status(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
         return
     typer.echo(paths_lines(pipeline.config) + "\n")
     typer.echo(status_table(rows))
+    typer.echo(card_line(pipeline))
     typer.echo("\n" + table(tier_rows(pipeline), ["tier", "language", "windows", "samples"]))
     if problems:
         raise typer.Exit(1)
@@ -380,7 +385,8 @@ def audit(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     """Measure shortcuts with an article-free classifier.
 
     How often a classifier that sees only the summary (folds grouped by book) tells an injected
-    summary from its original (0.5 = no shortcut); writes stats/audit.json."""
+    summary from its original (0.5 = no shortcut); writes stats/audit.json and, when export
+    has run, the dataset card with these figures (export itself stays fresh)."""
     from longnovel.audit import audit_table, write_audit
 
     pipeline = make_pipeline(config, run_dir, tier, lock="shared")
@@ -390,6 +396,7 @@ def audit(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
         shown = ", ".join(repr(g["ngram"]) for g in grams["injected"][:8])
         typer.echo(f"top shortcuts ({language}): {shown}")
     typer.echo(f"wrote {path}")
+    pipeline.release(log=typer.echo)
 
 
 DataOpt = typer.Option(None, "--data", metavar="FILE", help="A dataset file in the release format (JSON, "

@@ -83,6 +83,8 @@ class Pipeline:
                 self._build_one(name, force, accept_failures, report, log)
         finally:
             self.state.digests.save()
+        if STAGES[last] == "export":
+            self.release(log)
         for name in STAGES[: last + 1]:
             manifest = read_manifest(self.run_dir, name) or {}
             if self.state.status(name).state == "partial":
@@ -104,6 +106,14 @@ class Pipeline:
             log(f"{name}: stale ({status.reason})")
         self.run_stage(name, log=log, accept_failures=accept, force=force)
         report.ran.append(name)
+
+    def release(self, log=print) -> None:
+        """The release step after export: write the dataset card unless it is fresh."""
+        from longnovel.release.publish import refresh_card
+
+        written = refresh_card(self.run_dir, self.config)
+        if written is not None:
+            log(f"release: wrote the dataset card {written}")
 
     @contextmanager
     def windows_for_planning(self, log=print):

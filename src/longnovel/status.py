@@ -36,6 +36,17 @@ def status_rows(pipeline) -> list[dict]:
     return rows
 
 
+def card_line(pipeline) -> str:
+    """Where the dataset card stands (the release step after export, see
+    ``longnovel.release.publish``)."""
+    from longnovel.release.publish import CARD, card_state
+
+    state = card_state(pipeline.run_dir, pipeline.config)
+    hint = {"fresh": "", "stale": " (`longnovel build` rewrites it)",
+            "missing": " (written after export)"}[state]
+    return f"dataset card {CARD}: {state}{hint}"
+
+
 def paths_lines(config) -> str:
     """Where the config reads and writes, each path resolved (relative paths in a config are
     taken from the config file's folder)."""

@@ -1,10 +1,11 @@
-"""Stage export: the release Parquet files, the dataset card and stats (DESIGN.md section 12).
+"""Stage export: the release Parquet files and their counts (DESIGN.md section 12).
 
 Human samples come from every window; arbitration and injection samples join when those stages
 have written their files. Human reviews recorded by ``longnovel review import`` (in
 ``<run_dir>/reviews/reviews.jsonl``, outside every stage folder) are applied last: corrected
 fields replace the gold ones and ``reviewed`` becomes true. The store's hash is part of the
-fingerprint, so an import makes export stale.
+fingerprint, so an import makes export stale. The dataset card, which also shows the audit (a
+report), is written after export by the release step (``longnovel.release.publish``).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from longnovel.stages.base import StageContext, StageResult
 
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
-         "ingest/units.parquet", "ingest/books.json"]
-CODE_VERSION = "8"
+         "ingest/units.parquet"]
+CODE_VERSION = "9"
 CHECKSUMS = "SHA256SUMS"  # in each tier's folder, in the format of `sha256sum`
 LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
                 "reference_summary"]
@@ -54,16 +55,14 @@ SCHEMA = pa.schema(COLUMNS)
 
 def config_section(config: Config, state=None) -> dict:
     """The export settings, the seed, the detection prompt every sample carries, and the human
-    reviews recorded in ``<run_dir>/reviews/`` and the audit in ``<run_dir>/stats/audit.json``
-    (both outside every stage folder: a new review or audit makes export stale)."""
-    from longnovel.audit import audit_digest
+    reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder: a new review makes
+    export stale)."""
     from longnovel.release.review import store_hash
     from longnovel.templates import prompts_digest
 
     return {"export": config.export.model_dump(), "seed": config.seed,
             "prompts": prompts_digest("detect"),
-            "reviews": store_hash(Path(config.run_dir)),
-            "audit": audit_digest(Path(config.run_dir))}
+            "reviews": store_hash(Path(config.run_dir))}
 
 
 def sample_of(window: dict, **fields) -> dict:
@@ -264,32 +263,21 @@ STAT_COLUMNS = ["tier", "language", "split", "book_id", "source", "label",
                 "hallucination_types", "reviewed"]
 
 
-def kept_rows(ctx: StageContext) -> tuple[list[dict], list[str]]:
+def kept_rows(ctx: StageContext) -> list[dict]:
     """The counted columns of the release rows of tiers built before and kept (their files
-    stay as they are), and those files, so the card and stats cover every built tier."""
+    stay as they are), so the stats (and the card made from them) cover every built tier."""
     import pyarrow.parquet as pq
 
-    rows, files = [], []
+    rows = []
     folder = ctx.run_dir / NAME
     for tier in ctx.kept_tiers:
         for path in sorted((folder / tier).glob("*.parquet")):
             rows += pq.read_table(path, columns=STAT_COLUMNS).to_pylist()
-            files.append(path.relative_to(folder).as_posix())
-    return rows, files
-
-
-def exported_books(ctx: StageContext, rows: list[dict]) -> dict[str, dict]:
-    """Title, language and licence (ingest/books.json) of the books the release holds."""
-    if not ctx.exists("ingest/books.json"):
-        return {}
-    books = json.loads(ctx.upstream_path("ingest/books.json").read_text(encoding="utf-8"))
-    held = {row["book_id"] for row in rows}
-    return {book: meta for book, meta in books.items() if book in held}
+    return rows
 
 
 def run(ctx: StageContext) -> StageResult:
-    from longnovel.audit import read_audit
-    from longnovel.release.card import dataset_card, export_stats
+    from longnovel.release.card import export_stats
     from longnovel.release.review import apply_reviews, load_reviews
 
     samples, n_windows = collect(ctx)
@@ -298,13 +286,10 @@ def run(ctx: StageContext) -> StageResult:
     grouped = rows_by_file(rows)
     checksums = write_files(ctx, grouped)
     languages = sorted({source.language for source in ctx.config.corpus})
-    kept, kept_files = kept_rows(ctx)
+    kept = kept_rows(ctx)
     tiers = [t for t in ctx.config.tiers if t in ctx.selected_tiers() or t in ctx.kept_tiers]
     stats = export_stats(rows + kept, tiers, languages)
-    files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n",
-             "README.md": dataset_card(ctx.config, stats, sorted([*grouped, *kept_files]),
-                                       read_audit(ctx.run_dir), exported_books(ctx, rows + kept)),
-             **checksums}
+    files = {"stats.json": json.dumps(stats, indent=2, ensure_ascii=False) + "\n", **checksums}
     by_source = Counter(s["source"] for s in samples)
     return StageResult(files=files, rows_in=len(samples), rows_out=len(rows),
                        dropped={"sampled_out": len(samples) - len(rows)} if len(rows) < len(samples)
