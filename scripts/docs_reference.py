@@ -107,6 +107,9 @@ DESCRIPTIONS: dict[str, str] = {
     "export.max_per_tier": "Optional cap on samples per tier.",
     "cache": "The SQLite LLM request cache, relative to the config file's folder (the embedded "
     "default's: the current folder).",
+    "workers": "Processes for the work that splits by book (inject); at least 1. `--workers N` "
+    "on `build` and `inject` overrides it; rows are the same for any count, so it is in no "
+    "fingerprint and not on the dataset card. `status` shows it.",
 }
 
 
@@ -207,7 +210,10 @@ def _type_name(annotation) -> str:
 def _default(field) -> str:
     if field.default is PydanticUndefined and field.default_factory is None:
         return "required"
-    value = field.default_factory() if field.default_factory else field.default
+    factory = field.default_factory
+    if factory is not None and getattr(factory, "__module__", "").startswith("longnovel"):
+        return factory.__name__.replace("_", " ")  # computed where it runs: "available cores"
+    value = factory() if factory else field.default
     if isinstance(value, BaseModel):
         value = value.model_dump()
     if value is None:

@@ -59,6 +59,7 @@ KEYS: dict[str, tuple[set[str], object]] = {
     "export.mix": ({"export"}, {"human": 0.5, "injection": 0.5}),
     "export.max_per_tier": ({"export"}, 7),
     "cache": (set(), "other.sqlite"),
+    "workers": (set(), 1),
     "models": (set(), None),  # the map itself; its entries are classified per field below
 }
 # A model's fields: result-bearing for the stages that use the model ("USERS"), or neutral.

@@ -33,6 +33,9 @@ ForceRunDirOpt = typer.Option(
     False, "--force-run-dir", help="Use the run directory even if it is a non-empty folder that "
     "is not a longnovel run directory (by default such a folder is refused, so that stages never "
     "write among, or delete, files that are not theirs).")
+WorkersOpt = typer.Option(None, "--workers", min=1, metavar="N", help="Processes for work "
+                          "that splits by book (default: config `workers`, else the cores "
+                          "available).")
 AcceptOpt = typer.Option(False, "--accept-failures",
                          help="Keep failed requests as final instead of re-sending them.")
 PARTIAL_EXIT = 3  # a build that left a stage partial (requests without an answer)
@@ -114,16 +117,19 @@ def user_errors(func):
 
 def make_pipeline(config: Path | None, run_dir: Path | None, tiers, progress: bool = True,
                   claim: bool = True, lock: str | None = "exclusive",
-                  force_run_dir: bool = False):
+                  force_run_dir: bool = False, workers: int | None = None):
     """The pipeline of a config; ``lock`` takes the run directory's lock for the rest of the
     command (``exclusive`` for commands that write stage outputs, ``shared`` for readers that
-    write only their own report folder, None for read-only commands)."""
+    write only their own report folder, None for read-only commands); ``workers`` (from
+    ``--workers``) replaces the config's ``workers``."""
     from longnovel.config import load_config
     from longnovel.pipeline import Pipeline
     from longnovel.rundir import claim_run_dir
     from longnovel.state import RunLock
 
     cfg = load_config(config, str(run_dir) if run_dir else None)
+    if workers is not None:
+        cfg.workers = workers
     pipeline = Pipeline(cfg, list(tiers) if tiers else None, progress=progress)
     if claim:
         claim_run_dir(pipeline.run_dir, cfg.file, force=force_run_dir)
@@ -147,7 +153,8 @@ def _log(message: str) -> None:
 def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
           until: str | None = typer.Option(None, "--until", metavar="STAGE", help="Stop after this stage."),
-          force: bool = ForceOpt, accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
+          force: bool = ForceOpt, accept_failures: bool = AcceptOpt,
+          workers: int | None = WorkersOpt, debug: bool = DebugOpt,
           no_progress: bool = QuietOpt, force_run_dir: bool = ForceRunDirOpt):
     """Run the stale stages in order.
 
@@ -159,7 +166,7 @@ def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     if until is not None and until not in STAGES:
         raise typer.BadParameter(f"--until must be one of {', '.join(STAGES)}")
     pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress),
-                             force_run_dir=force_run_dir)
+                             force_run_dir=force_run_dir, workers=workers)
     report = pipeline.build(until=until, force=force, accept_failures=accept_failures, log=_log)
     typer.echo(f"done: {len(report.ran)} stage(s) run; outputs in {pipeline.run_dir}")
     for name, failures in report.partial.items():
@@ -195,41 +202,57 @@ def _empty_requested_tiers(pipeline, requested: list[str], until: str | None) ->
     return lines
 
 
+def _run_one_stage(name: str, config, run_dir, tier, force: bool, accept_failures: bool,
+                   no_progress: bool, force_run_dir: bool, workers: int | None = None) -> None:
+    from longnovel.pipeline import partial_line
+
+    pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress),
+                             force_run_dir=force_run_dir, workers=workers)
+    state = pipeline.status(name).state
+    if not force and state == "fresh":
+        typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
+        if name == "export":
+            pipeline.release(log=_log)
+        return
+    if state == "partial" and accept_failures and not force:
+        pipeline.accept_failures(name)
+        typer.echo(f"{name}: failures accepted as final")
+        return
+    manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures, force=force)
+    if name == "export":
+        pipeline.release(log=_log)
+    if manifest["unanswered"] and not manifest["failures_accepted"]:
+        _err(partial_line(name, manifest["failures"]))
+        raise typer.Exit(PARTIAL_EXIT)
+
+
 def _stage_command(name: str):
     @user_errors
     def command(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                 tier: list[str] | None = TierOpt, force: bool = ForceOpt,
                 accept_failures: bool = AcceptOpt, debug: bool = DebugOpt,
                 no_progress: bool = QuietOpt, force_run_dir: bool = ForceRunDirOpt):
-        from longnovel.pipeline import partial_line
-
-        pipeline = make_pipeline(config, run_dir, tier, _bars(no_progress),
-                                 force_run_dir=force_run_dir)
-        state = pipeline.status(name).state
-        if not force and state == "fresh":
-            typer.echo(f"{name}: fresh, nothing to do (use --force to re-run)")
-            if name == "export":
-                pipeline.release(log=_log)
-            return
-        if state == "partial" and accept_failures and not force:
-            pipeline.accept_failures(name)
-            typer.echo(f"{name}: failures accepted as final")
-            return
-        manifest = pipeline.run_stage(name, log=_log, accept_failures=accept_failures,
-                                      force=force)
-        if name == "export":
-            pipeline.release(log=_log)
-        if manifest["unanswered"] and not manifest["failures_accepted"]:
-            _err(partial_line(name, manifest["failures"]))
-            raise typer.Exit(PARTIAL_EXIT)
+        _run_one_stage(name, config, run_dir, tier, force, accept_failures, no_progress,
+                       force_run_dir)
 
     command.__doc__ = f"Run the {name} stage only."
     command.__name__ = name
     return command
 
 
+@user_errors
+def _inject_command(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
+                    tier: list[str] | None = TierOpt, force: bool = ForceOpt,
+                    accept_failures: bool = AcceptOpt, workers: int | None = WorkersOpt,
+                    debug: bool = DebugOpt, no_progress: bool = QuietOpt,
+                    force_run_dir: bool = ForceRunDirOpt):
+    """Run the inject stage only."""
+    _run_one_stage("inject", config, run_dir, tier, force, accept_failures, no_progress,
+                   force_run_dir, workers)
+
+
 for _name in ("ingest", "expand", "arbitrate", "inject", "export"):
-    app.command(name=_name)(_stage_command(_name))
+    app.command(name=_name)(_inject_command if _name == "inject" else _stage_command(_name))
 
 
 @app.command()

@@ -26,6 +26,15 @@ from longnovel.taxonomy import TYPE_IDS
 CONFIG_LOOKUP = (Path("longnovel.yaml"), Path("configs/default.yaml"))
 
 
+def available_cores() -> int:
+    """The CPU cores this process may run on: its affinity mask (which ``taskset``, cgroups
+    and container limits narrow), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 class Closed(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -144,6 +153,9 @@ class Config(Closed):
     inject: InjectConfig = InjectConfig()
     export: ExportConfig = ExportConfig()
     cache: str = "data/cache/llm.sqlite"
+    # Processes for work that splits by book; rows are the same for any count, so no
+    # fingerprint holds it.
+    workers: int = Field(default_factory=available_cores, ge=1)
     _file: Path | None = PrivateAttr(None)
     _written: dict = PrivateAttr(default_factory=dict)
 
@@ -192,8 +204,9 @@ class Config(Closed):
 
     def as_written(self) -> dict:
         """The config as JSON data with its paths as the file wrote them (relative ones stay
-        relative), for dataset cards and anything shown to others."""
-        data = self.model_dump(mode="json")
+        relative), for dataset cards and anything shown to others; without ``workers``, a
+        setting of the machine that builds, not of the data."""
+        data = self.model_dump(mode="json", exclude={"workers"})
         data.update({k: v for k, v in self._written.items() if k != "corpus"})
         for source, path in zip(data["corpus"], self._written.get("corpus", [])):
             source["path"] = path

@@ -50,7 +50,7 @@ def card_line(pipeline) -> str:
 def paths_lines(config) -> str:
     """Where the config reads and writes, each path resolved (relative paths in a config are
     taken from the config file's folder)."""
-    from longnovel.config import is_embedded
+    from longnovel.config import available_cores, is_embedded
 
     paths = config.resolved_paths()
     where = paths["config"] or "(built in code)"
@@ -62,6 +62,7 @@ def paths_lines(config) -> str:
               for source in config.corpus]
     if config.tokenizer != "qwen3":
         lines.append(f"tokenizer: {config.tokenizer}")
+    lines.append(f"workers: {config.workers} (cores available: {available_cores()})")
     return "\n".join(lines)
 
 
