@@ -12,8 +12,8 @@ Two timings, both against that ideal (target <= 2x):
 
 Then ``longnovel arbitrate --force`` again must send nothing (all answers from the cache).
 The scripted server (tests/helpers/fake_llm.py with replies that look like summaries and
-judgments) runs in its own process, as a real one would. The three models share it, under different model
-names; one of them goes through the zhipuai SDK.
+judgments) runs in its own process, as a real one would. The three models share it, under
+different model names; one of them goes through the zhipuai SDK.
 
     python bench/arbitrate.py [--windows 60] [--concurrency 16]
 """
@@ -183,7 +183,7 @@ def minimal_client(windows_path: str, base_url: str, concurrency: int) -> None:
 
         keys = [(m, k) for m in MODELS for k in range(len(rows))]
         answers = await asyncio.gather(*(ask(m, messages(rows[k], None)) for m, k in keys))
-        summaries = dict(zip(keys, answers))
+        summaries = dict(zip(keys, answers, strict=True))
         jobs = [(judge, other, k) for judge in MODELS for k in range(len(rows))
                 for other in MODELS if other != judge]
         replies = await asyncio.gather(*(ask(judge, messages(rows[k], summaries[other, k]))
@@ -238,7 +238,10 @@ def main() -> int:
         minimal_client(args.minimal[0], args.minimal[1], int(args.minimal[2]))
         return 0
     n, c = args.windows, args.concurrency
-    windows = real_windows(args.windows_from, n, args.tier) if args.windows_from else sample_windows(n)
+    if args.windows_from:
+        windows = real_windows(args.windows_from, n, args.tier)
+    else:
+        windows = sample_windows(n)
     ideal = (math.ceil(n / c) + math.ceil(2 * n / c)) * LATENCY_S
     server = ServerProcess(LATENCY_S)
     tmp = Path(tempfile.mkdtemp(prefix="bench-arbitrate-"))

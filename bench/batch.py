@@ -6,8 +6,8 @@ batch, polls at the same interval, downloads the output file and parses every li
 no records, no interpretation. Both run against tests/helpers/fake_llm.py in its own process
 (a batch completes at its second poll), so the server's work is in both times and the ratio
 shows what longnovel adds (the context guard, cache lookups and the cache's one commit per
-batch, the batch records, accounting). The SDK is imported before timing. A second longnovel run checks
-that nothing reaches the server (every request is a cache hit).
+batch, the batch records, accounting). The SDK is imported before timing. A second longnovel
+run checks that nothing reaches the server (every request is a cache hit).
 
     python bench/batch.py [--provider openai|zhipuai] [--requests 10000] [--repeats 3]
 """

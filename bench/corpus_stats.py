@@ -5,7 +5,8 @@ Reads the run directory of a config after ``longnovel ingest`` and ``longnovel e
 Qwen3 tokens of the unit texts, the median summary in sentences (longnovel's own splitter,
 the one injection uses) and in words (en) or characters (zh), and windows per tier.
 
-    python bench/corpus_stats.py -c bench/out/corpora/study/study.yaml [-c bench/out/corpora/dev/dev.yaml]
+    python bench/corpus_stats.py -c bench/out/corpora/study/study.yaml \
+        [-c bench/out/corpora/dev/dev.yaml]
 """
 
 from __future__ import annotations

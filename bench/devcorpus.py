@@ -218,7 +218,7 @@ def roman_or_int(token: str) -> int:
         return int(token)
     values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
     total = 0
-    for a, b in zip(token, token[1:] + " "):
+    for a, b in zip(token, token[1:] + " ", strict=True):
         total += -values[a] if b != " " and values[b] > values[a] else values[a]
     return total
 

@@ -132,7 +132,7 @@ def check_windows(config, tokenizer) -> tuple[int, dict]:
     windows = pq.read_table(Path(config.run_dir) / "expand" / "windows.parquet").to_pylist()
     direct = tokenizer.count_batch([w["article"] for w in windows])
     below, above = config.window.below, config.window.above
-    for w, n in zip(windows, direct):
+    for w, n in zip(windows, direct, strict=True):
         low, high = w["target_tokens"] - below, w["target_tokens"] + above
         assert w["n_tokens"] == n and low <= n <= high, w["window_id"]
     per_tier: dict[str, int] = {}

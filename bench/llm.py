@@ -5,8 +5,8 @@ Prints wall / ideal (target <= 1.2), then runs the same requests again from the 
 checks that no request reaches the server.
 
 The server (tests/helpers/fake_llm.py) runs in its own process, as a real one would, so its
-threads do not share the client's interpreter lock. The SDK is imported before timing: a one-off import is
-not per-request overhead.
+threads do not share the client's interpreter lock. The SDK is imported before timing: a
+one-off import is not per-request overhead.
 
     python bench/llm.py [--provider openai|zhipuai] [--requests 400]
 """

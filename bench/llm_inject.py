@@ -4,16 +4,16 @@
         --windows 4 [--window ID ...] [--verify] [--before] [--show] [--cache FILE]
 
 RUN is a run directory with ``ingest`` and ``expand`` built (say ``longnovel expand -c
-bench/configs/llm-sample4.yaml``). The first ``--windows`` windows of the smallest tier (alternating languages)
-each get all eight types; every candidate goes through the stage's own code (``Engine``) with
-``max_retries: 0``, so a share is per single request. ``--before`` asks the old way instead:
-the whole summary with one edit, with the templates of commit ``--before-rev``, and validates
-the reply the same way. ``--verify`` also asks the same model to verify the valid candidates
-against the article (slow on CPU: the article is prefilled once per window). Prints counts and
-reject reasons per type and the completion tokens paid per candidate; a job for which the
-rule modules find no place is "n/a" (nothing is asked), and valid shares are of the candidates
-asked. ``--show`` prints every candidate's original and new text; ``--cache`` keeps the replies
-(a rerun with the same file sends nothing).
+bench/configs/llm-sample4.yaml``). The first ``--windows`` windows of the smallest tier
+(alternating languages) each get all eight types; every candidate goes through the stage's own
+code (``Engine``) with ``max_retries: 0``, so a share is per single request. ``--before`` asks
+the old way instead: the whole summary with one edit, with the templates of commit
+``--before-rev``, and validates the reply the same way. ``--verify`` also asks the same model to
+verify the valid candidates against the article (slow on CPU: the article is prefilled once per
+window). Prints counts and reject reasons per type and the completion tokens paid per candidate;
+a job for which the rule modules find no place is "n/a" (nothing is asked), and valid shares are
+of the candidates asked. ``--show`` prints every candidate's original and new text; ``--cache``
+keeps the replies (a rerun with the same file sends nothing).
 """
 
 from __future__ import annotations
@@ -38,8 +38,9 @@ def main() -> None:
     from longnovel.tokenizer import load_tokenizer
 
     models = {"local": {"provider": "openai", "model": args.model, "base_url": args.base_url,
-                        "max_tokens": 1024 if args.before else args.max_tokens, "temperature": 0.0, "timeout_s": 900,
-                        "max_retries": 1, "max_concurrency": 1}}
+                        "max_tokens": 1024 if args.before else args.max_tokens,
+                        "temperature": 0.0, "timeout_s": 900, "max_retries": 1,
+                        "max_concurrency": 1}}
     config = Config.model_validate({
         "corpus": [{"path": "x", "format": "dir", "language": "en"}], "seed": 13,
         "run_dir": str(args.run_dir), "models": models, "tiers": _tiers(args.run_dir),
@@ -61,7 +62,7 @@ def main() -> None:
     from longnovel.injection.nlp.entities import merge_entities
 
     by_unit = dict(zip(inject._unit_texts(ctx, windows), extract_many(
-        list(inject._unit_texts(ctx, windows).values()))))
+        list(inject._unit_texts(ctx, windows).values())), strict=True))
     entities = {w["window_id"]: merge_entities([by_unit[u] for u in units_of(w)])
                 for w in windows}
     jobs = [(w, t) for w in windows for t in config.inject.type_list()]
@@ -112,7 +113,7 @@ def _tiers(run_dir) -> dict[str, int]:
 
     table = pq.read_table(Path(run_dir) / "expand/windows.parquet", columns=["tier", "article"])
     lengths: dict[str, list[int]] = {}
-    for tier, article in zip(table.column(0).to_pylist(), table.column(1).to_pylist()):
+    for tier, article in zip(table.column(0).to_pylist(), table.column(1).to_pylist(), strict=True):
         lengths.setdefault(tier, []).append(len(article))
     order = sorted(lengths, key=lambda t: sum(lengths[t]) / len(lengths[t]))
     return {tier: 1000 * (i + 1) for i, tier in enumerate(order)}
@@ -156,7 +157,7 @@ def _before(jobs, entities, runner, rev: str) -> list[dict]:
                                 messages=[{"role": "system", "content": SYSTEM[lang]},
                                           {"role": "user", "content": user}], schema=dict))
     rows = []
-    for (w, type_id), result in zip(jobs, runner.run(requests)):
+    for (w, type_id), result in zip(jobs, runner.run(requests), strict=True):
         if not result.ok:
             rows.append(_row(w, type_id, None, f"llm_{result.error}"))
             continue

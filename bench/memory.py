@@ -71,8 +71,9 @@ def main() -> None:
                 make_corpus(root / "corpus", tokens)
             results[label] = measure(write_config(root, root / "corpus"))
             corpus = re.search(r"ingest: .*", results[label]["log"])
-            print(f"{label}: {tokens:,} tokens asked, peak RSS {results[label]['peak_mib']:.0f} MiB,"
-                  f" wall {results[label]['wall_s']:.0f} s  ({corpus.group() if corpus else ''})",
+            peak, wall = results[label]["peak_mib"], results[label]["wall_s"]
+            print(f"{label}: {tokens:,} tokens asked, peak RSS {peak:.0f} MiB,"
+                  f" wall {wall:.0f} s  ({corpus.group() if corpus else ''})",
                   flush=True)
         ratio = results["large"]["peak_mib"] / results["small"]["peak_mib"]
         print(f"peak RSS ratio large/small: {ratio:.2f}x")

@@ -67,7 +67,8 @@ Units: Clarissa's table entries, Gulliver's and Roderick Random's chapters and t
 stories, merged as in devcorpus.py until a group reaches ``--min-tokens`` (1500 Qwen3 tokens;
 the summaries are joined with a newline); the epics' books, each whole (Homer's books run
 4k-14k tokens, Virgil's 9k-14k), so the config keeps units of any length
-(``units.out_of_range: keep``) and T8 windows hold only the shorter books. Everything else in the text is kept as it is (footnote marks such as Butler's {3}).
+(``units.out_of_range: keep``) and T8 windows hold only the shorter books. Everything else in
+the text is kept as it is (footnote marks such as Butler's {3}).
 
 Nothing was found for Chinese: see SOURCES.md for what was searched.
 
@@ -163,7 +164,7 @@ BOOKS: list[ProseBook] = [
         "clarissa", "Clarissa; or, the History of a Young Lady", "Samuel Richardson", "letters",
         [Source(f"GITenberg/Clarissa-Harlowe--or-the-history-of-a-young-lady---Volume-{n}_{i}",
                 f, "utf-8" if n < 3 else "latin-1")
-         for n, (i, f) in enumerate(zip(CLARISSA_IDS, CLARISSA_FILES), start=1)],
+         for n, (i, f) in enumerate(zip(CLARISSA_IDS, CLARISSA_FILES, strict=True), start=1)],
         summary_source=("Richardson's own synopsis of each letter (or run of letters), from the "
                         "'Letters of Volume N' / 'Contents of Volume N' table at the head of each "
                         "volume of the same e-text"),
@@ -456,10 +457,7 @@ def build_rubrics(book: ProseBook, mirrors: Path):
         start = j
         while j < len(rest) and rest[j].strip():
             j += 1
-        if is_upper(rest[start:j]):
-            rest = rest[j:]
-        else:
-            rest = rest[start:]
+        rest = rest[j:] if is_upper(rest[start:j]) else rest[start:]
         story = "\n".join(rest).strip("\n").rstrip()
         stories.append((rubrics[k], "\n".join(marker) + "\n\n" + story))
     return stories, []
@@ -502,9 +500,9 @@ English:
 
 Chinese: nothing usable found. Searched for per-回 prose synopses under an open licence or in
 the public domain:
-- the code index (search, find_string) for 每回/各回 概要, 内容提要, 本回提要, 本回讲述, 这一回写, 此回叙, 回目及梗概, 第一回梗概,
-  per-chapter summaries of 水浒传 / 阿Q正传: only LLM-prompt code, novel-writing tools and
-  machine-written 红楼梦 summaries;
+- the code index (search, find_string) for 每回/各回 概要, 内容提要, 本回提要, 本回讲述,
+  这一回写, 此回叙, 回目及梗概, 第一回梗概, per-chapter summaries of 水浒传 / 阿Q正传: only
+  LLM-prompt code, novel-writing tools and machine-written 红楼梦 summaries;
 - the stored web pages for Chinese Wikipedia articles with 各回内容: none held;
 - repositories named *wikisource* / *zhwiki*: tools and word lists, no article text;
 - the docs corpus for Chinese chapter-summary datasets: yuyijiong/Book_Summary_Chinese

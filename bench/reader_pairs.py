@@ -3,8 +3,8 @@ readers (``bench/readers.py``) and the language-model reader (``bench/lm_reader.
 
 A pair's edited sentences are found from the two texts themselves, not from the row's spans:
 the characters an edit changed (common prefix and suffix of the two summaries) and every
-sentence (``longnovel.injection.nlp.sentences.sentence_spans``) that overlaps them. That holds whatever
-the generator records in ``original_span`` and ``hallucinated_span``.
+sentence (``longnovel.injection.nlp.sentences.sentence_spans``) that overlaps them. That holds
+whatever the generator records in ``original_span`` and ``hallucinated_span``.
 
 An inserted sentence (nothing of the original changed: ``fabrication``) has no original
 sentence. It is set against two stand-ins, reported separately:

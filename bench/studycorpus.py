@@ -230,9 +230,10 @@ licence, for public-domain novels, in anything `fetch` can bring (GitHub snapsho
   repositories, find_repos `booksum` / `booksum-` / `-booksum` / `book-sum` /
   `chapter-summ`, find_string for field names (`summary_analysis`, `all_chapterized_books/`)
   and for summary sentences of the HF viewer: none. The one copy found,
-  `KyVinhMai/BookSum_NER` (name_replacement_summaries/: the GradeSaver, BookWolf, ...
-  summaries of many books, A Study in Scarlet among them), has every character name replaced by a random one (Holmes -> "Jackie", "this"
-  -> "Kelin"), so its summaries contradict their books; and it is the same copyrighted text.
+  `KyVinhMai/BookSum_NER` (name_replacement_summaries/: the GradeSaver, BookWolf, ... summaries
+  of many books, A Study in Scarlet among them), has every character name replaced by a random
+  one (Holmes -> "Jackie", "this" -> "Kelin"), so its summaries contradict their books; and it
+  is the same copyrighted text.
 - `manestay/novel-chapter-dataset` (Ladhak et al. 2020): scrapers only, copyrighted sources.
 - Wikibooks literature study guides (CC BY-SA; chapter summaries with analysis exist there for
   several novels): no GitHub repository holds their wikitext or an export of them

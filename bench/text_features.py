@@ -96,7 +96,7 @@ def structural(text: str, language: str) -> tuple[tuple[str, float], ...]:
     sentences = split_sentences(text, language) or [text]
     words = [tokens(s, language) for s in sentences]
     lengths = np.array([len(s) if language == "zh" else len(w)
-                        for s, w in zip(sentences, words)], dtype=float)
+                        for s, w in zip(sentences, words, strict=True)], dtype=float)
     flat = [t for w in words for t in w]
     n_sent, n_words = len(sentences), max(1, len(flat))
     feats = {"sentences": n_sent, "words": len(flat),

@@ -17,7 +17,8 @@ runner = CliRunner()
 def corpus(tmp: Path) -> list[dict]:
     write_dir_book(tmp / "en", "ferry", english_units(12))
     write_dir_book(tmp / "en", "lighthouse", english_units(7))
-    zh = {i: ("他们在渡口等了三天。\n\n“船什么时候来？”她问。" * 3, f"第{i}段摘要。") for i in range(1, 9)}
+    zh = {i: ("他们在渡口等了三天。\n\n“船什么时候来？”她问。" * 3, f"第{i}段摘要。")
+          for i in range(1, 9)}
     write_dir_book(tmp / "zh", "dukou", zh)
     return [{"path": str(tmp / "en"), "format": "dir", "language": "en"},
             {"path": str(tmp / "zh"), "format": "dir", "language": "zh"}]

@@ -7,7 +7,9 @@ from longnovel.tokenizer import (
     JOIN,
     QWEN3_SHA256,
     _has_qwen_pretokenizer,
+    corrections_of,
     file_sha256,
+    join_probes,
     last_line,
     load_tokenizer,
     packaged_tokenizer_path,
@@ -39,6 +41,12 @@ indented_text = st.lists(st.sampled_from(INDENTED), min_size=1, max_size=40).map
     lambda parts: "".join(parts).strip()).filter(bool)
 
 
+def _join_corrections(texts: list[str]) -> list[int]:
+    """What ingest adds per join after a unit, counted as ingest counts it: from each text's
+    last line alone (``join_probes``, then ``corrections_of``)."""
+    return corrections_of(TOKENIZER.count_batch(join_probes([last_line(t) for t in texts])))
+
+
 def test_last_line_is_after_the_last_newline_before_text():
     assert last_line("a\nb\n\nccc") == "ccc"
     assert last_line("a\n  b") == "  b"  # indentation belongs to the last line
@@ -51,7 +59,7 @@ def test_last_line_is_after_the_last_newline_before_text():
 @given(st.lists(unit_text, min_size=1, max_size=6))
 def test_window_length_from_unit_counts_is_exact(texts):
     counts = TOKENIZER.count_batch(texts)
-    lengths = RunLengths(counts, TOKENIZER.join_corrections(texts))
+    lengths = RunLengths(counts, _join_corrections(texts))
     for j in range(len(texts)):
         for k in range(j, len(texts)):
             assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
@@ -61,7 +69,7 @@ def test_window_length_from_unit_counts_is_exact(texts):
 @given(st.lists(indented_text, min_size=1, max_size=6))
 def test_window_length_is_exact_with_indented_lines(texts):
     counts = TOKENIZER.count_batch(texts)
-    lengths = RunLengths(counts, TOKENIZER.join_corrections(texts))
+    lengths = RunLengths(counts, _join_corrections(texts))
     for j in range(len(texts)):
         for k in range(j, len(texts)):
             assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
@@ -74,16 +82,17 @@ def test_exact_on_indented_novel_paragraphs():
              "  Indented 1,204 miles.\n\t\tThen—silence...".strip(), "\u3000\u3000完。".strip()]
     tails = [last_line(t) for t in texts]
     assert all(len(tail) < 30 for tail in tails)  # no unit is re-tokenized whole
-    lengths = RunLengths(TOKENIZER.count_batch(texts), TOKENIZER.join_corrections(texts))
+    lengths = RunLengths(TOKENIZER.count_batch(texts), _join_corrections(texts))
     for j in range(len(texts)):
         for k in range(j, len(texts)):
             assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
 
 
 def test_exact_on_real_prose_joins():
-    texts = ["他说：“走吧。”\n\n她没有回答。", "第二天，\n雨停了。", "“Why?” asked Mira.\n\nNo one did.",
+    texts = ["他说：“走吧。”\n\n她没有回答。", "第二天，\n雨停了。",
+             "“Why?” asked Mira.\n\nNo one did.",
              "It was 1,204 miles.   Then—silence...", "end'", "'s start"]
-    lengths = RunLengths(TOKENIZER.count_batch(texts), TOKENIZER.join_corrections(texts))
+    lengths = RunLengths(TOKENIZER.count_batch(texts), _join_corrections(texts))
     assert lengths(0, 5) == TOKENIZER.count(JOIN.join(texts))
 
 

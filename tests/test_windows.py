@@ -34,7 +34,8 @@ runs = st.lists(st.integers(1, 9000), min_size=0, max_size=40)
 
 
 @settings(max_examples=400, deadline=None)
-@given(runs, st.integers(0, 3), st.integers(2000, 20000), st.integers(0, 3000), st.integers(0, 6000))
+@given(runs, st.integers(0, 3), st.integers(2000, 20000), st.integers(0, 3000),
+       st.integers(0, 6000))
 def test_windows_are_in_range_consecutive_and_disjoint(counts, join, target, below, above):
     joins = [join] * len(counts)
     low, high = target - below, target + above
@@ -42,10 +43,12 @@ def test_windows_are_in_range_consecutive_and_disjoint(counts, join, target, bel
     previous_end = -1
     for span in spans:
         assert low <= span.n_tokens <= high
-        assert span.n_tokens == sum(counts[span.start : span.end + 1]) + join * (span.end - span.start)
+        joins_inside = join * (span.end - span.start)
+        assert span.n_tokens == sum(counts[span.start : span.end + 1]) + joins_inside
         assert span.start > previous_end  # no overlap, in order
         previous_end = span.end
-    assert [(s.start, s.end, s.n_tokens) for s in spans] == reference_slide(counts, joins, low, high)
+    expected = reference_slide(counts, joins, low, high)
+    assert [(s.start, s.end, s.n_tokens) for s in spans] == expected
 
 
 def test_known_example():

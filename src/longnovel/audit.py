@@ -46,7 +46,7 @@ def load_pairs(run_dir: Path, tiers: list[str] | None = None,
         if not path.is_file():
             raise LongnovelError(f"{path}: missing; run `longnovel build` (inject) first")
     books = dict(zip(*pq.read_table(windows, columns=["window_id", "book_id"])
-                     .to_pydict().values()))
+                     .to_pydict().values(), strict=True))
     rows = pq.read_table(injections).to_pylist()
     pairs = []
     for row in rows:
@@ -121,7 +121,7 @@ def out_of_fold_wins(pairs: list[dict], original: str, new: str) -> list[float]:
         tested = [pairs[i] for i in test]
         old = model.decision_function(vectorizer.transform([p[original] for p in tested]))
         fresh = model.decision_function(vectorizer.transform([p[new] for p in tested]))
-        for i, a, b in zip(test, old, fresh):
+        for i, a, b in zip(test, old, fresh, strict=True):
             wins[i] = 1.0 if b > a else 0.5 if b == a else 0.0
     return wins
 
@@ -142,7 +142,7 @@ def shortcuts(pairs: list[dict], original: str = "original_summary",
 
 def _accuracy(pairs: list[dict], wins: list[float], key) -> dict[str, dict]:
     groups: dict[str, list[float]] = defaultdict(list)
-    for pair, win in zip(pairs, wins):
+    for pair, win in zip(pairs, wins, strict=True):
         groups[key(pair)].append(win)
     return {name: _cell(values) for name, values in sorted(groups.items())}
 

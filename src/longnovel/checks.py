@@ -62,7 +62,8 @@ ESTIMATE_COLUMNS = ["stage", "model", "requests", "prompt_tokens", "completion_t
 def estimate_table(rows: list[dict]) -> str:
     """Spending estimates per stage and model (batch mode at the batch rate), with a total
     row."""
-    total = {"stage": "total", "model": "", "mode": "", "requests": sum(r["requests"] for r in rows),
+    total = {"stage": "total", "model": "", "mode": "",
+             "requests": sum(r["requests"] for r in rows),
              "prompt_tokens": sum(r["prompt_tokens"] for r in rows),
              "completion_tokens": sum(r["completion_tokens"] for r in rows),
              "cost": round(sum(r["cost"] for r in rows), 4)}
@@ -74,6 +75,6 @@ def table(rows: list[dict], headers: list[str], cell=str) -> str:
     cells = [[cell(r.get(h, "")) for h in headers] for r in rows]
     widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h)
               for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths))]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in cells]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
     return "\n".join(lines)

@@ -25,7 +25,8 @@ ConfigOpt = typer.Option(
     "folder.")
 RunDirOpt = typer.Option(None, "--run-dir", metavar="DIR",
                          help="Override run_dir from the config (relative to this folder).")
-TierOpt = typer.Option(None, "--tier", "-t", metavar="TIER", help="Limit to this tier (repeatable).")
+TierOpt = typer.Option(None, "--tier", "-t", metavar="TIER",
+                       help="Limit to this tier (repeatable).")
 ForceOpt = typer.Option(False, "--force", help="Run even if the stage is fresh.")
 DebugOpt = typer.Option(False, "--debug", help="Show tracebacks.")
 QuietOpt = typer.Option(False, "--no-progress", help="Hide progress bars.")
@@ -152,14 +153,16 @@ def _log(message: str) -> None:
 @user_errors
 def build(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
-          until: str | None = typer.Option(None, "--until", metavar="STAGE", help="Stop after this stage."),
+          until: str | None = typer.Option(None, "--until", metavar="STAGE",
+                                           help="Stop after this stage."),
           force: bool = ForceOpt, accept_failures: bool = AcceptOpt,
           workers: int | None = WorkersOpt, debug: bool = DebugOpt,
           no_progress: bool = QuietOpt, force_run_dir: bool = ForceRunDirOpt):
     """Run the stale stages in order.
 
-    Runs every stale, missing or partial stage in order and skips fresh ones. Exits 3 while a stage is partial (requests without an answer): run it again to re-send
-    only those, or pass --accept-failures."""
+    Runs every stale, missing or partial stage in order and skips fresh ones. Exits 3 while a
+    stage is partial (requests without an answer): run it again to re-send only those, or pass
+    --accept-failures."""
     from longnovel.pipeline import partial_line
     from longnovel.state import STAGES
 
@@ -333,8 +336,8 @@ def plan(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
          no_progress: bool = QuietOpt,
          as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
          model: list[str] | None = typer.Option(
-             None, "--model", metavar="NAME", help="Also estimate `evaluate --model NAME` on the exported test "
-             "split (repeatable; needs a built export).")):
+             None, "--model", metavar="NAME", help="Also estimate `evaluate --model NAME` on "
+             "the exported test split (repeatable; needs a built export).")):
     """Estimate LLM requests, tokens and cost.
 
     Counts the requests a build would send, per stage and model, with prompt and completion
@@ -402,8 +405,9 @@ def stats(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
 @user_errors
 def audit(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
           tier: list[str] | None = TierOpt,
-          group_by: str = typer.Option("book", "--group-by", metavar="book|window", help="Fold groups: book (no book "
-                                       "in train and test), or window (weaker; one-book corpora)."),
+          group_by: str = typer.Option(
+              "book", "--group-by", metavar="book|window", help="Fold groups: book (no book "
+              "in train and test), or window (weaker; one-book corpora)."),
           debug: bool = DebugOpt):
     """Measure shortcuts with an article-free classifier.
 
@@ -422,8 +426,8 @@ def audit(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
     pipeline.release(log=typer.echo)
 
 
-DataOpt = typer.Option(None, "--data", metavar="FILE", help="A dataset file in the release format (JSON, "
-                       "JSONL or Parquet) instead of the run's exported split.")
+DataOpt = typer.Option(None, "--data", metavar="FILE", help="A dataset file in the release "
+                       "format (JSON, JSONL or Parquet) instead of the run's exported split.")
 SplitOpt = typer.Option("test", "--split", metavar="SPLIT", help="Exported split (without --data).")
 
 
@@ -456,8 +460,10 @@ def evaluate(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                                              "baseline:lexical (repeatable)."),
              tier: list[str] | None = TierOpt, split: str = SplitOpt,
              data: Path | None = DataOpt,
-             repeats: int = typer.Option(1, "--repeats", min=1, metavar="N", help="Independent runs."),
-             prompt: str = typer.Option("plain", "--prompt", metavar="plain|cot", help="plain or cot (reason first)."),
+             repeats: int = typer.Option(1, "--repeats", min=1, metavar="N",
+                                         help="Independent runs."),
+             prompt: str = typer.Option("plain", "--prompt", metavar="plain|cot",
+                                        help="plain or cot (reason first)."),
              order: str = typer.Option("article-first", "--order", metavar="ORDER",
                                        help="article-first or summary-first."),
              resamples: int = typer.Option(1000, "--resamples", min=0, metavar="N",
@@ -529,8 +535,10 @@ app.add_typer(review_app, name="review")
 @review_app.command("export")
 @user_errors
 def review_export(config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
-                  tier: str = typer.Option(..., "--tier", "-t", metavar="TIER", help="Tier to review."),
-                  split: str = typer.Option("test", "--split", metavar="SPLIT", help="Split to review."),
+                  tier: str = typer.Option(..., "--tier", "-t", metavar="TIER",
+                                           help="Tier to review."),
+                  split: str = typer.Option("test", "--split", metavar="SPLIT",
+                                            help="Split to review."),
                   out: Path | None = typer.Option(
                       None, "--out", "-o", metavar="FILE",
                       help="CSV to write (default <run_dir>/reviews/review-<tier>-<split>.csv)."),
@@ -547,10 +555,12 @@ def review_export(config: Path | None = ConfigOpt, run_dir: Path | None = RunDir
 
 @review_app.command("import")
 @user_errors
-def review_import(file: Path = typer.Argument(..., metavar="FILE", help="The edited review CSV (or .tsv)."),
+def review_import(file: Path = typer.Argument(..., metavar="FILE",
+                                              help="The edited review CSV (or .tsv)."),
                   config: Path | None = ConfigOpt, run_dir: Path | None = RunDirOpt,
                   reviewer: str | None = typer.Option(
-                      None, "--reviewer", metavar="NAME", help="Reviewer for rows whose reviewer cell is empty."),
+                      None, "--reviewer", metavar="NAME",
+                      help="Reviewer for rows whose reviewer cell is empty."),
                   debug: bool = DebugOpt):
     """Record the edits of a review sheet.
 

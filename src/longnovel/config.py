@@ -208,7 +208,7 @@ class Config(Closed):
         setting of the machine that builds, not of the data."""
         data = self.model_dump(mode="json", exclude={"workers"})
         data.update({k: v for k, v in self._written.items() if k != "corpus"})
-        for source, path in zip(data["corpus"], self._written.get("corpus", [])):
+        for source, path in zip(data["corpus"], self._written.get("corpus", []), strict=False):
             source["path"] = path
         return data
 

@@ -174,7 +174,7 @@ def tree_digest(root: Path, digests: FileDigests) -> str:
         return "missing"
     files = sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else [root]
     names = [p.relative_to(root).as_posix() if root.is_dir() else "" for p in files]
-    return hash_obj([[name, digests.digest(p)] for name, p in zip(names, files)])
+    return hash_obj([[name, digests.digest(p)] for name, p in zip(names, files, strict=True)])
 
 
 # --- atomic writes -----------------------------------------------------------------------------
@@ -775,7 +775,7 @@ class RunLock:
             self._handle.close()
             self._handle = None
 
-    def __enter__(self) -> RunLock:  # noqa: PYI034
+    def __enter__(self) -> RunLock:
         return self.acquire()
 
     def __exit__(self, *exc) -> None:

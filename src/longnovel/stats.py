@@ -43,7 +43,7 @@ def describe(values: list[int]) -> dict:
 
 def _grouped(rows: list[dict], key: str, values: list[int]) -> dict[str, dict]:
     groups: dict[str, list[int]] = {}
-    for row, value in zip(rows, values):
+    for row, value in zip(rows, values, strict=True):
         groups.setdefault(row[key], []).append(value)
     return {name: describe(vals) for name, vals in sorted(groups.items())}
 
@@ -88,14 +88,9 @@ def _selected_rows(run_dir: Path, tiers: list[str] | None) -> list[dict]:
     return [r for r in rows if r["tier"] in tiers] if tiers else rows
 
 
-def compute_stats(run_dir: Path, tokenizer, tiers: list[str] | None = None) -> dict:
-    """Everything ``stats.json`` holds, from the exported files of ``run_dir``.
-
-    ``tiers`` limits and orders the tiers (default: every exported tier, sorted)."""
-    return _stats_of(_selected_rows(run_dir, tiers), Path(run_dir), tokenizer, tiers)
-
-
 def _stats_of(rows: list[dict], run_dir: Path, tokenizer, tiers: list[str] | None) -> dict:
+    """Everything ``stats.json`` holds, from the exported ``rows`` of ``run_dir``; ``tiers``
+    limits and orders the tiers (default: every exported tier, sorted)."""
     summary_tokens = tokenizer.count_batch([r["summary"] for r in rows]) if rows else []
     stats = export_stats(rows)
     present = {r["tier"] for r in rows}
@@ -167,7 +162,7 @@ def plot_types_per_tier(stats: dict, path: Path) -> None:
     for type_id in types:
         heights = [by_tier.get(tier, {}).get(type_id, 0) for tier in tiers]
         ax.bar(tiers, heights, bottom=bottom, label=type_id)
-        bottom = [b + h for b, h in zip(bottom, heights)]
+        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     ax.set(xlabel="tier", ylabel="samples", title="Hallucination types per tier")
     if types:
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))

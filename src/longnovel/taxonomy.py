@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 TYPES: dict[str, dict] = {
-    "entity": {"en": "Entity error", "zh": "实体错误", "subtypes": ["pronoun", "role_swap", "mismatch"]},
+    "entity": {"en": "Entity error", "zh": "实体错误",
+               "subtypes": ["pronoun", "role_swap", "mismatch"]},
     "number": {"en": "Numeric error", "zh": "数字错误", "subtypes": ["quantity", "time"]},
     "relation": {"en": "Relation error", "zh": "关系错误", "subtypes": ["replace", "invent"]},
     "polarity": {"en": "Contradiction", "zh": "矛盾陈述", "subtypes": ["negate", "affirm"]},
@@ -47,8 +48,8 @@ _SYNONYMS: dict[str, list[str]] = {
                "名称错误", "角色错误", "指代错误"],
     "number": ["number", "numeric", "numericerror", "numerical", "numbererror", "quantity",
                "date", "time", "数字", "数字错误", "数量错误", "数值错误", "日期错误", "时间错误"],
-    "relation": ["relation", "relational", "relationerror", "relationship", "relationshiperror", "kinship",
-                 "关系", "关系错误", "人物关系错误", "亲属关系错误"],
+    "relation": ["relation", "relational", "relationerror", "relationship", "relationshiperror",
+                 "kinship", "关系", "关系错误", "人物关系错误", "亲属关系错误"],
     "polarity": ["polarity", "contradiction", "contradictory", "negation",
                  "contradictorystatement", "矛盾", "矛盾陈述", "否定错误", "自相矛盾", "相反陈述"],
     "event": ["event", "eventerror", "action", "outcome", "事件", "事件错误", "情节错误",

@@ -82,14 +82,6 @@ class QwenTokenizer:
         """Token count of one text."""
         return self.count_batch([text])[0]
 
-    def join_corrections(self, texts: list[str]) -> list[int]:
-        """For each text u, ``count(u + "\\n\\n") - count(u)``, tokenizing only u's last line."""
-        return self.tail_corrections([last_line(t) for t in texts])
-
-    def tail_corrections(self, tails: list[str]) -> list[int]:
-        """``join_corrections`` from the texts' last lines (``last_line``), in one batch."""
-        return corrections_of(self.count_batch(join_probes(tails)))
-
 
 def join_probes(tails: list[str]) -> list[str]:
     """The texts whose counts give the join corrections of ``tails`` (texts' last lines):
@@ -101,7 +93,7 @@ def join_probes(tails: list[str]) -> list[str]:
 def corrections_of(probe_counts: list[int]) -> list[int]:
     """Join corrections from the counts of ``join_probes``."""
     n = len(probe_counts) // 2
-    return [a - b for a, b in zip(probe_counts[:n], probe_counts[n:])]
+    return [a - b for a, b in zip(probe_counts[:n], probe_counts[n:], strict=True)]
 
 
 def last_line(text: str) -> str:

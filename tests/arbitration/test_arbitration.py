@@ -13,6 +13,7 @@ from longnovel.arbitration.aggregate import (
 )
 from longnovel.arbitration.judgment import JudgeReply, judgment_fields
 from longnovel.arbitration.prompts import (
+    TASK_FIRST,
     clean_summary,
     judge_prompt,
     shared_prefix,
@@ -141,7 +142,7 @@ def test_article_comes_first_and_is_shared():
         assert messages[0] == {"role": "system", "content": system}
         assert messages[1]["content"].startswith(start) and article in start
     assert reference not in ask[1]["content"] and reference in judge[1]["content"]
-    naive = summary_prompt(article, reference, "en").messages("task_first")
+    naive = summary_prompt(article, reference, "en").messages(TASK_FIRST)
     assert naive[1]["content"].startswith("Task:")
     no_ref = judge_prompt(article, "A summary.", "en", None).messages()[1]["content"]
     assert reference not in no_ref and "<summary>\nA summary.\n</summary>" in no_ref
@@ -240,7 +241,7 @@ def test_prompt_hints_reuse_the_window_count_and_match_a_full_count():
         {"a": {"tokens_per_minute": 100000}, "b": {"context_window": 1200, "max_tokens": 64}})
     add_prompt_hints(requests, [window], SimpleNamespace(config=config, tokenizer=tokenizer))
     full = count_prompts([r.messages for r in requests], tokenizer)
-    for request, n in zip(requests, full):
+    for request, n in zip(requests, full, strict=True):
         assert request.prompt_hint_exact
         assert abs(request.prompt_tokens_hint - n) <= 2  # joins at the article's two ends
 
@@ -255,6 +256,6 @@ def test_prompt_hints_bound_the_rest_without_the_tokenizer_when_it_fits():
     ctx.config = config
     add_prompt_hints(requests, [window], ctx)
     full = count_prompts([r.messages for r in requests], tokenizer)
-    for request, n in zip(requests, full):
+    for request, n in zip(requests, full, strict=True):
         assert not request.prompt_hint_exact
         assert n <= request.prompt_tokens_hint < n + 3000  # a bound of the few-hundred-token rest

@@ -51,7 +51,8 @@ def scripted(rows):
             "tn": sum(r["score"] >= 3 and not w for r, w in answered),
             "fp": sum(r["score"] >= 3 and w for r, w in answered)}
     predicted = [(2 if (r["score"] < 3) != w else 5) for r, w in answered]
-    mae = sum(abs(r["score"] - p) for (r, _), p in zip(answered, predicted)) / len(answered)
+    errors = [abs(r["score"] - p) for (r, _), p in zip(answered, predicted, strict=True)]
+    mae = sum(errors) / len(answered)
     return reply, want, mae, rows[garbled]
 
 

@@ -1,4 +1,5 @@
-"""Metrics against scikit-learn, strict vs usable-only, intervals, pair accuracy, one-class groups."""
+"""Metrics against scikit-learn, strict vs usable-only, intervals, pair accuracy, one-class
+groups."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def random_run(n=200, repeats=2, fail=0.3, right=0.75, seed=0):
 def sklearn_scores(gold, preds, strict):
     """The reference: usable-only drops failures, strict predicts the wrong class for them."""
     y_true, y_pred = [], []
-    for g, p in zip(gold, preds):
+    for g, p in zip(gold, preds, strict=True):
         truth = g < 3
         if p.usable:
             y_true.append(truth)

@@ -63,7 +63,7 @@ def repo_config_data(name: str) -> dict:
 
     path = REPO / "configs" / name
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    for source, resolved in zip(data["corpus"], load_config(path).corpus):
+    for source, resolved in zip(data["corpus"], load_config(path).corpus, strict=True):
         source["path"] = resolved.path
     return data
 

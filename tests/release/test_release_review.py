@@ -81,7 +81,8 @@ def test_review_round_trip_survives_every_rerun(fixture_run, tmp_path):
         assert json.loads(h["output"])["hallucination_types"] == ["entity", "fabrication"]
         i = rows[injected]
         assert i["summary"] == "A corrected summary." and i["reviewed"]
-        assert i["input"].endswith("Summary:\nA corrected summary.") and i["reason"] == "Fixed text."
+        assert i["input"].endswith("Summary:\nA corrected summary.")
+        assert i["reason"] == "Fixed text."
         assert rows[confirmed]["reviewed"] and sum(r["reviewed"] for r in rows.values()) == 3
     records = [json.loads(line) for line in
                (run_dir / "reviews/reviews.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -64,7 +64,7 @@ def check_export(export: Path) -> list[dict]:
     rows = []
     for path in files:
         table = pq.read_table(path)
-        assert dict(zip(table.schema.names, table.schema.types)) == COLUMNS
+        assert dict(zip(table.schema.names, table.schema.types, strict=True)) == COLUMNS
         assert list(table.schema.names) == list(COLUMNS)
         tier, split = path.parent.name, path.stem
         loaded = load_dataset("parquet", data_files={split: str(path)}, split=split)

@@ -34,7 +34,8 @@ def test_dir_format_reads_units_in_numeric_order_with_exact_counts(tmp_path):
     assert result.exit_code == 0, result.output
     rows = units_of(tmp_path)
     assert [r["unit_index"] for r in rows] == [1, 2, 3, 10]
-    assert rows[3]["text"] == "Tenth unit text.\nWith CRLF." and rows[3]["summary"] == "Tenth summary."
+    assert rows[3]["text"] == "Tenth unit text.\nWith CRLF."
+    assert rows[3]["summary"] == "Tenth summary."
     assert {r["title"] for r in rows} == {"The Ferry"} and rows[0]["source"] == "test"
     tok = load_tokenizer("qwen3")
     assert [r["n_tokens"] for r in rows] == tok.count_batch([r["text"] for r in rows])
@@ -152,7 +153,8 @@ def test_missing_path_unknown_format_and_unknown_key(tmp_path):
     assert result.exit_code == 1 and "nope: corpus path not found" in result.output
     config = write_config(tmp_path, [{"path": str(tmp_path), "format": "epub", "language": "en"}])
     result = ingest(config)
-    assert result.exit_code == 1 and "config.yaml" in result.output and "corpus.0.format" in result.output
+    assert result.exit_code == 1
+    assert "config.yaml" in result.output and "corpus.0.format" in result.output
     config = write_config(tmp_path, [{"path": str(tmp_path), "format": "dir", "language": "en"}],
                           windw={"below": 1})
     result = ingest(config)

@@ -12,7 +12,8 @@ those named by at least two judges, or by the only judge when just one judgment 
 the judges name different types, those of the *representative* judge: the judge on the label's
 side whose score is closest to the aggregated one (the earliest such judge in config order).
 Every usable hallucinated judgment names a type (``JudgeReply`` refuses one that doesn't), so a
-``hallucinated`` label always names at least one. The reason is the representative's too. A summary without any usable judgment is ``disputed`` with a reason saying so.
+``hallucinated`` label always names at least one. The reason is the representative's too. A
+summary without any usable judgment is ``disputed`` with a reason saying so.
 ``agreement`` is the share of usable judges on the label's side (for ``disputed``, on the larger
 side); it is None without judgments.
 """
@@ -136,7 +137,7 @@ def pairwise_agreement(judgments: list[dict]) -> list[dict]:
 def _pair_stats(a: str, b: str, rows: list[tuple[dict, dict]]) -> dict:
     sides = [(r["score"] < HALLUCINATED_BELOW, s["score"] < HALLUCINATED_BELOW) for r, s in rows]
     both = [(set(r["hallucination_types"]), set(s["hallucination_types"]))
-            for (r, s), (x, y) in zip(rows, sides) if x and y]
+            for (r, s), (x, y) in zip(rows, sides, strict=True) if x and y]
     agree = sum(x == y for x, y in sides) / len(sides) if sides else None
     jaccard = [len(x & y) / len(x | y) if x | y else 1.0 for x, y in both]
     return {"judges": [a, b], "n": len(sides),

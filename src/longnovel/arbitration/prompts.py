@@ -23,7 +23,7 @@ from longnovel.templates import escape_tags, load_prompt, prompt_language
 
 BLOCK_JOIN = "\n\n"
 ARTICLE_FIRST = "article_first"
-TASK_FIRST = "task_first"  # the naive layout, kept only to measure the difference (bench/prefix.py)
+TASK_FIRST = "task_first"  # the naive layout, kept to measure the difference (bench/prefix.py)
 _PLACEHOLDER = re.compile(r"\{(article|reference|summary|target)\}")
 _WRAPPER = re.compile(r"^\s*<summary>\s*(.*?)\s*</summary>\s*$", re.DOTALL)
 DELIMITERS = ("article", "reference", "summary")  # the tags of the arbitrate_* templates

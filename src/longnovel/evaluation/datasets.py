@@ -190,7 +190,9 @@ def fill_tiers(rows: list[dict], rule: TierRule, tokenizer) -> None:
     """Count the articles without ``n_tokens`` (each distinct article once) and give every row
     without a ``tier`` the tier of its count."""
     uncounted = sorted({r["article"] for r in rows if r["n_tokens"] is None})
-    counts = dict(zip(uncounted, tokenizer.count_batch(uncounted))) if uncounted else {}
+    counts = {}
+    if uncounted:
+        counts = dict(zip(uncounted, tokenizer.count_batch(uncounted), strict=True))
     for row in rows:
         if row["n_tokens"] is None:
             row["n_tokens"] = counts[row["article"]]

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 
 MODES = ("usable", "strict")
-RATES = ("accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1")
 WORST = 5  # the top of the score scale: a failed reply's strict absolute error is the worst
 
 

@@ -61,10 +61,10 @@ def plot_length(reports: list[dict], path: Path) -> None:
         if not points:
             continue
         xs, ys = [p[0] for p in points], [p[1]["mean"] for p in points]
-        errors = [[y - (p[1]["ci"] or [y, y])[0] for p, y in zip(points, ys)],
-                  [(p[1]["ci"] or [y, y])[1] - y for p, y in zip(points, ys)]]
+        errors = [[y - (p[1]["ci"] or [y, y])[0] for p, y in zip(points, ys, strict=True)],
+                  [(p[1]["ci"] or [y, y])[1] - y for p, y in zip(points, ys, strict=True)]]
         ax.errorbar(xs, ys, yerr=errors, marker="o", capsize=3, label=report["run"])
-        for x, y, (_, _, tier) in zip(xs, ys, points):
+        for x, y, (_, _, tier) in zip(xs, ys, points, strict=True):
             ax.annotate(tier, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
     ax.set_xscale("log")
     ticks = sorted({r["summary"][t]["tokens_mean"] for r in reports for t in r["tiers"]})

@@ -189,7 +189,7 @@ def pair_report(rows: list[dict], o: m.Outcomes, tiers: list[str]) -> dict:
     report: dict = {"pairing": pairing, "pairs": len(found)}
     if not found:
         return report
-    human, injected = (np.array(side, dtype=int) for side in zip(*found))
+    human, injected = (np.array(side, dtype=int) for side in zip(*found, strict=True))
     values, both = m.pair_values(o.pred_score, o.usable, human, injected)
     keys = [(rows[j]["tier"], rows[j]["hallucination_types"]) for _, j in found]
     report["all"] = _pair_entry(values, both, list(range(len(found))))

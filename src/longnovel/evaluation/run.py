@@ -80,7 +80,7 @@ def ask(config, dataset: Dataset, options: EvalOptions, tokenizer,
         results = llm.run(requests)
         usage = merged_usage(llm.usage())
     preds = [[Prediction()] * len(dataset.rows) for _ in aliases]
-    for request, res in zip(requests, results):
+    for request, res in zip(requests, results, strict=True):
         repeat, row = (int(part) for part in request.key.split(":"))
         preds[repeat][row] = (parse_judgment(res.text) if res.ok
                               else Prediction(error=res.error, raw=res.raw))
@@ -169,7 +169,7 @@ def prediction_lines(rows: list[dict], preds: list[list[Prediction]]) -> list[st
     """One JSON line per repeat and sample: gold, parsed reply and the raw reply."""
     lines = []
     for repeat, run in enumerate(preds):
-        for row, pred in zip(rows, run):
+        for row, pred in zip(rows, run, strict=True):
             lines.append(json.dumps({
                 "repeat": repeat, "id": row["id"], "tier": row["tier"],
                 "language": row["language"], "source": row["source"],

@@ -122,7 +122,7 @@ class LLMRunner:
         """Close the cache."""
         self.cache.close()
 
-    def __enter__(self) -> LLMRunner:  # noqa: PYI034
+    def __enter__(self) -> LLMRunner:
         return self
 
     def __exit__(self, *exc) -> None:

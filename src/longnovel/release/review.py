@@ -319,7 +319,9 @@ def reviewed_row(row: dict, review: dict) -> dict:
     reason = fields.get("reason")
     if reason is None:
         changed = label_of(score) != row["label"]
-        reason = (review["note"] or REVIEWED_REASON.get(row["language"], REVIEWED_REASON["en"])) if changed else row["reason"]
+        reason = row["reason"]
+        if changed:
+            reason = review["note"] or REVIEWED_REASON.get(row["language"], REVIEWED_REASON["en"])
     new = relabel(row, summary=fields.get("summary", row["summary"]), score=score, types=types,
                   reason=reason)
     return {**new, "reviewed": True, "review_note": review["note"]}

@@ -126,13 +126,14 @@ def add_prompt_hints(requests: list, windows: list[dict], ctx: StageContext) -> 
     by_id = {w["window_id"]: w for w in windows}
     bare = [[{**m, "content": m["content"].replace(by_id[r.group]["article"], "", 1)}
              for m in r.messages] for r in requests]
-    hints = [by_id[r.group]["n_tokens"] + prompt_token_bound(b) for r, b in zip(requests, bare)]
+    hints = [by_id[r.group]["n_tokens"] + prompt_token_bound(b)
+             for r, b in zip(requests, bare, strict=True)]
     models = ctx.config.models
     exact = [k for k, r in enumerate(requests)
              if models[r.model].tokens_per_minute
              or hints[k] + models[r.model].max_tokens > models[r.model].context_window]
     counts = count_prompts([bare[k] for k in exact], ctx.tokenizer) if exact else []
-    for k, count in zip(exact, counts):
+    for k, count in zip(exact, counts, strict=True):
         hints[k] = by_id[requests[k].group]["n_tokens"] + count
     counted = set(exact)
     for k, request in enumerate(requests):
@@ -146,7 +147,8 @@ def summaries_round(ctx: StageContext, windows: list[dict], runner) -> list[dict
     requests = add_prompt_hints(summary_requests(windows, summarizers), windows, ctx)
     results = runner.run(requests)
     jobs = [(w, model) for w in windows for model in summarizers]
-    return [_summary_row(w, model, result) for (w, model), result in zip(jobs, results)]
+    return [_summary_row(w, model, result)
+            for (w, model), result in zip(jobs, results, strict=True)]
 
 
 def _summary_row(window: dict, model: str, result) -> dict:
@@ -192,7 +194,8 @@ def judgments_round(ctx: StageContext, windows, summaries, runner) -> list[dict]
     requests = [judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
                 for w, s, judge in jobs]
     results = runner.run(add_prompt_hints(requests, windows, ctx))
-    return [_judgment_row(w, s, judge, result) for (w, s, judge), result in zip(jobs, results)]
+    return [_judgment_row(w, s, judge, result)
+            for (w, s, judge), result in zip(jobs, results, strict=True)]
 
 
 def _judgment_row(window: dict, summary: dict, judge: str, result) -> dict:
@@ -288,7 +291,7 @@ def plan_requests(ctx: StageContext) -> list:
     lengths = ctx.tokenizer.count_batch([w["reference_summary"] for w in windows])
     planned = [PlannedRequest(NAME, r.model, r.messages, n)
                for r, n in zip(summary_requests(windows, arbitrate.summarizers),
-                               (n for n in lengths for _ in arbitrate.summarizers))]
+                               (n for n in lengths for _ in arbitrate.summarizers), strict=True)]
     stand_ins = [{"ok": True, "window_id": w["window_id"], "model": m,
                   "summary": w["reference_summary"]}
                  for w in windows for m in arbitrate.summarizers]

@@ -86,7 +86,7 @@ def apply_unit_policy(units: list[RawUnit], counts: list[int], config: Config) -
     missing chapter), so no window ever spans text that is not there."""
     kept = Kept()
     run, previous, broken = -1, None, True
-    for i, (unit, n) in enumerate(zip(units, counts)):
+    for i, (unit, n) in enumerate(zip(units, counts, strict=True)):
         if previous is None or unit.book_id != previous.book_id:
             broken = True
         elif unit.unit_index != previous.unit_index + 1:
@@ -117,7 +117,7 @@ def count_tokens(ctx: StageContext, texts: list[str], origins: list[str], desc: 
     try:
         return tokenizer.count_batch(texts, progress=bar)
     except Exception:
-        for text, origin in zip(texts, origins):
+        for text, origin in zip(texts, origins, strict=True):
             try:
                 tokenizer.count(text)
             except Exception as exc:  # noqa: BLE001
@@ -170,7 +170,7 @@ def run(ctx: StageContext) -> StageResult:
         writer.write_rows(_row(units[i], language, counts[i], n_summary, next_run + run_id,
                                correction)
                           for i, run_id, (n_summary, correction) in zip(
-                              kept.indices, kept.runs, summary_counts))
+                              kept.indices, kept.runs, summary_counts, strict=True))
         next_run += len(set(kept.runs))
         totals["units"] += len(units)
         totals["kept"] += len(kept.indices)
@@ -240,10 +240,10 @@ def _count_group(ctx: StageContext, group: list[tuple[list, str]]):
     corrections = corrections_of(counted[n:]) if tails else [None] * n
     at = 0
     for book, language, book_counts, kept in per_book:
-        yield (book, language, book_counts, list(zip(summaries[at : at + len(kept.indices)],
-                                                     corrections[at : at + len(kept.indices)])),
-               kept)
-        at += len(kept.indices)
+        end = at + len(kept.indices)
+        pairs = list(zip(summaries[at:end], corrections[at:end], strict=True))
+        yield book, language, book_counts, pairs, kept
+        at = end
 
 
 def _bounded_counts(ctx: StageContext, units: list[RawUnit]) -> list[int]:
