@@ -12,7 +12,8 @@ import yaml
 from helpers.builders import build, repo_config_data
 
 COLUMNS = {
-    "id": pa.string(), "window_id": pa.string(), "language": pa.string(), "tier": pa.string(), "split": pa.string(),
+    "id": pa.string(), "window_id": pa.string(), "language": pa.string(), "tier": pa.string(),
+    "split": pa.string(),
     "book_id": pa.string(), "title": pa.string(), "n_tokens": pa.int64(),
     "article": pa.string(), "summary": pa.string(), "source": pa.string(),
     "generator": pa.string(), "label": pa.string(), "score": pa.int64(),

@@ -59,7 +59,8 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
     kept_types = list(types) if is_hallucinated(int(score)) else []
     row = {
         "id": sample_id(window, source, generator, sample_kind(kept_types, subtype), summary),
-        "window_id": window["window_id"], "language": language, "tier": window["tier"], "book_id": window["book_id"],
+        "window_id": window["window_id"], "language": language, "tier": window["tier"],
+        "book_id": window["book_id"],
         "title": window["title"], "n_tokens": int(window["n_tokens"]),
         "article": window["article"], "source": source, "generator": generator,
         "subtype": subtype, "instruction": instruction(language),
