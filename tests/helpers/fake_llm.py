@@ -368,6 +368,8 @@ def _handler_for(fake: FakeLLM):
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
+            if len(raw) < length:
+                return  # the client hung up before its body was sent (a killed build)
             if self.path in ("/v1/files", "/v1/batches"):
                 self._batch_post(self.path, raw)
                 return
