@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -312,11 +311,11 @@ def test_a_second_build_stops_at_once_and_a_dead_holder_is_taken_over(tmp_path):
                               stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
-        started = time.monotonic()
+        # No clock here: a build that waited for the lock would get it when the holder's
+        # sleep ends, and exit 0.
         result = build(config)
         assert result.exit_code == 1
         assert f"process {holder.pid}" in result.output and "holder" in result.output
-        assert time.monotonic() - started < 10
         assert not (run_dir / "ingest").exists()
     finally:
         holder.send_signal(signal.SIGKILL)

@@ -83,3 +83,19 @@ def build(config: Path, **kwargs) -> None:
     from longnovel.pipeline import Pipeline
 
     Pipeline(load_config(config), progress=False).build(log=lambda m: None, **kwargs)
+
+
+def ingest(config: Path, *extra: str):
+    """``longnovel ingest`` of ``config`` through the CLI (a ``CliRunner`` result)."""
+    from typer.testing import CliRunner
+
+    from longnovel.cli import app
+
+    return CliRunner().invoke(app, ["ingest", "--config", str(config), "--no-progress", *extra])
+
+
+def ingested_units(tmp: Path) -> list[dict]:
+    """The rows of ``<tmp>/run/ingest/units.parquet`` (the run dir of ``write_config``)."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(tmp / "run" / "ingest" / "units.parquet").to_pylist()

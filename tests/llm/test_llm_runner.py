@@ -1,6 +1,5 @@
 """The runner against the fake server, through the real openai and zhipuai SDKs."""
 
-import time
 
 import pytest
 from helpers.fake_llm import DROP, GARBLED, MALFORMED, hang, status, words
@@ -38,12 +37,21 @@ def test_concurrency_limit_is_respected(llm_server, tmp_path, provider, word_tok
     assert llm_server.max_in_flight == 3
 
 
-def test_429_honours_retry_after(llm_server, tmp_path, provider, word_tokenizer):
+def test_429_honours_retry_after(llm_server, tmp_path, provider, word_tokenizer, monkeypatch):
+    from longnovel.llm.delivery import Backoff
+
+    waits = []
+    real_wait = Backoff.wait
+
+    def recorded_wait(self, state):
+        waits.append(real_wait(self, state))
+        return waits[-1]
+
+    monkeypatch.setattr(Backoff, "wait", recorded_wait)
     llm_server.enqueue(status(429, retry_after="1"))
     with make_runner(llm_server, tmp_path, provider, word_tokenizer, max_concurrency=1) as runner:
-        started = time.perf_counter()
         [result] = runner.run(requests(1))
-        assert time.perf_counter() - started >= 1.0
+        assert len(waits) == 1 and 1.0 <= waits[0] <= 1.1  # the server's second, plus jitter
         assert result.ok and runner.usage()["m"]["retries"] == 1
         assert runner.usage()["m"]["requests"] == 2 and runner.failures() == {}
 
