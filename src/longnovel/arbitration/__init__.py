@@ -1,28 +1,5 @@
-"""Multi-model arbitration: prompts, judge replies and the aggregation of verdicts (DESIGN §10)."""
+"""Multi-model arbitration: prompts, judge replies and the aggregation of verdicts (DESIGN §10).
 
-from longnovel.arbitration.aggregate import (
-    CONSISTENT,
-    DISPUTED,
-    HALLUCINATED,
-    Verdict,
-    Vote,
-    aggregate,
-    pairwise_agreement,
-)
-from longnovel.arbitration.judgment import JudgeReply, judgment_fields
-from longnovel.arbitration.prompts import judge_prompt, shared_prefix, summary_prompt
-
-__all__ = [
-    "CONSISTENT",
-    "DISPUTED",
-    "HALLUCINATED",
-    "JudgeReply",
-    "Verdict",
-    "Vote",
-    "aggregate",
-    "judge_prompt",
-    "judgment_fields",
-    "pairwise_agreement",
-    "shared_prefix",
-    "summary_prompt",
-]
+Import from the modules (``aggregate``, ``judgment``, ``prompts``): this package imports none of
+them, so loading one never loads the others through it.
+"""

@@ -201,3 +201,23 @@ def _spread(rows: list[dict], n: int, rng: random.Random) -> list[dict]:
         for counter in (key, key[0], key[1]):
             used[counter] = used.get(counter, 0) + 1
     return picked
+
+
+def sample_of(window: dict, **fields) -> dict:
+    """``make_sample`` for ``window``, remembering the window's id (not a release column)."""
+    return {**make_sample(window, **fields), "_window": window["window_id"]}
+
+
+def human_samples(windows: dict[str, dict]) -> list[dict]:
+    """The human sample of every window (its reference summary, score 5)."""
+    return [sample_of(w, source="human", generator="human", summary=w["reference_summary"],
+                      score=5, types=[], reason=HUMAN_REASON[w["language"]])
+            for w in windows.values()]
+
+
+def rows_by_file(rows: list[dict]) -> dict[str, list[dict]]:
+    """Release rows grouped by file, ``<tier>/<split>.parquet``, in row order."""
+    grouped: dict[str, list[dict]] = {}
+    for row in rows:
+        grouped.setdefault(f"{row['tier']}/{row['split']}.parquet", []).append(row)
+    return dict(sorted(grouped.items()))

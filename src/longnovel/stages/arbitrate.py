@@ -13,12 +13,12 @@ rest of the pipeline runs on human and injected samples.
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
 
 import pyarrow as pa
 
+from longnovel.arbitration.labels import failures, figures, label_rows
+from longnovel.arbitration.rows import judgment_jobs, judgment_row, summary_row
 from longnovel.config import Config
 from longnovel.stages.base import StageContext, StageResult
 
@@ -147,33 +147,11 @@ def summaries_round(ctx: StageContext, windows: list[dict], runner) -> list[dict
     requests = add_prompt_hints(summary_requests(windows, summarizers), windows, ctx)
     results = runner.run(requests)
     jobs = [(w, model) for w in windows for model in summarizers]
-    return [_summary_row(w, model, result)
+    return [summary_row(w, model, result)
             for (w, model), result in zip(jobs, results, strict=True)]
 
 
-def _summary_row(window: dict, model: str, result) -> dict:
-    from longnovel.arbitration.prompts import clean_summary
-
-    summary = clean_summary(result.text) if result.ok else ""
-    error = result.error or ("" if summary else "empty")
-    ok = not error
-    return {"window_id": window["window_id"], "tier": window["tier"], "model": model,
-            "summary": summary, "usage": json.dumps(result.usage, sort_keys=True), "ok": ok,
-            "error": error, "raw": "" if ok else result.raw,
-            "finish_reason": result.finish_reason or ""}
-
-
 # --- round 2: judgments -------------------------------------------------------------------------
-
-def judgment_jobs(windows: list[dict], summaries: list[dict], judges: list[str]):
-    """(window, summary row, judge) for every usable summary and every judge but its author."""
-    by_window: dict[str, list[dict]] = {}
-    for row in summaries:
-        if row["ok"]:
-            by_window.setdefault(row["window_id"], []).append(row)
-    return [(w, s, judge) for w in windows for judge in judges
-            for s in by_window.get(w["window_id"], []) if s["model"] != judge]
-
 
 def judgment_request(window: dict, summary: str, summary_model: str, judge: str,
                      use_reference: bool):
@@ -194,74 +172,11 @@ def judgments_round(ctx: StageContext, windows, summaries, runner) -> list[dict]
     requests = [judgment_request(w, s["summary"], s["model"], judge, arbitrate.use_reference)
                 for w, s, judge in jobs]
     results = runner.run(add_prompt_hints(requests, windows, ctx))
-    return [_judgment_row(w, s, judge, result)
+    return [judgment_row(w, s, judge, result)
             for (w, s, judge), result in zip(jobs, results, strict=True)]
 
 
-def _judgment_row(window: dict, summary: dict, judge: str, result) -> dict:
-    from longnovel.arbitration.judgment import judgment_fields
-
-    row = {"window_id": window["window_id"], "summary_model": summary["model"],
-           "judge_model": judge, "score": None, "hallucination_types": [], "reason": "",
-           "raw": result.raw, "ok": bool(result.ok), "unknown_types": [],
-           "error": result.error or ""}
-    if result.ok:
-        row.update(judgment_fields(result.parsed))
-    return row
-
-
-# --- labels -------------------------------------------------------------------------------------
-
-def label_rows(summaries: list[dict], judgments: list[dict], judges: list[str],
-               rule: str) -> list[dict]:
-    """One aggregated label per usable summary."""
-    from longnovel.arbitration.aggregate import Vote, aggregate
-
-    votes: dict[tuple[str, str], list[Vote]] = {}
-    order = {judge: i for i, judge in enumerate(judges)}
-    for j in sorted(judgments, key=lambda j: order.get(j["judge_model"], len(order))):
-        if j["ok"]:
-            votes.setdefault((j["window_id"], j["summary_model"]), []).append(
-                Vote(j["judge_model"], j["score"], tuple(j["hallucination_types"]), j["reason"]))
-    rows = []
-    for s in (s for s in summaries if s["ok"]):
-        expected = sum(1 for judge in judges if judge != s["model"])
-        verdict = aggregate(votes.get((s["window_id"], s["model"]), []), rule, expected)
-        rows.append({"window_id": s["window_id"], "tier": s["tier"], "summary_model": s["model"],
-                     "summary": s["summary"], "label": verdict.label, "score": verdict.score,
-                     "hallucination_types": verdict.types, "reason": verdict.reason,
-                     "agreement": verdict.agreement, "n_judgments": verdict.n_judgments,
-                     "n_judges": expected})
-    return rows
-
-
 # --- result -------------------------------------------------------------------------------------
-
-def _failures(summaries: list[dict], judgments: list[dict]) -> dict[str, int]:
-    """Failed requests by round and reason (transport errors and unusable replies alike)."""
-    counts = Counter(f"summary_{s['error']}" for s in summaries if not s["ok"])
-    counts.update(f"judgment_{j['error']}" for j in judgments if not j["ok"])
-    return dict(sorted(counts.items()))
-
-
-def _stats(windows, summaries, judgments, labels, rule: str) -> dict:
-    from longnovel.arbitration.aggregate import pairwise_agreement
-
-    by_tier: dict[str, Counter] = {}
-    for row in labels:
-        by_tier.setdefault(row["tier"], Counter())[row["label"]] += 1
-    shares = [row["agreement"] for row in labels if row["agreement"] is not None]
-    return {
-        "rule": rule,
-        "windows": len(windows),
-        "summaries": {"requested": len(summaries), "ok": sum(s["ok"] for s in summaries)},
-        "judgments": {"requested": len(judgments), "ok": sum(j["ok"] for j in judgments)},
-        "labels": dict(sorted(Counter(row["label"] for row in labels).items())),
-        "labels_by_tier": {t: dict(sorted(c.items())) for t, c in by_tier.items()},
-        "agreement": {"mean_label_agreement": round(sum(shares) / len(shares), 4)
-                      if shares else None, "pairs": pairwise_agreement(judgments)},
-    }
-
 
 def _result(windows, not_selected, summaries, judgments, labels, usage, rule) -> StageResult:
     tables = {"summaries.parquet": pa.Table.from_pylist(summaries, schema=SUMMARIES),
@@ -269,8 +184,8 @@ def _result(windows, not_selected, summaries, judgments, labels, usage, rule) ->
               "labels.parquet": pa.Table.from_pylist(labels, schema=LABELS)}
     return StageResult(tables=tables, rows_in=len(windows) + not_selected, rows_out=len(labels),
                        dropped={"not_selected": not_selected} if not_selected else {},
-                       failures=_failures(summaries, judgments), usage=usage,
-                       extra=_stats(windows, summaries, judgments, labels, rule))
+                       failures=failures(summaries, judgments), usage=usage,
+                       extra=figures(windows, summaries, judgments, labels, rule))
 
 
 # --- plan ---------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ stage that fails writes nothing.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -97,6 +99,11 @@ class StageContext:
         return pq.ParquetFile(self.upstream_path(relpath)).iter_batches(
             batch_size=batch_size, columns=columns)
 
+    def column(self, relpath: str, name: str) -> ColumnByRow:
+        """Column ``name`` of an upstream Parquet file by row number, read a row group at a
+        time (see ``ColumnByRow``)."""
+        return ColumnByRow(self.upstream_path(relpath), name)
+
     def windows(self, columns: list[str] | None = None) -> list[dict]:
         """Rows of ``expand/windows.parquet`` in the selected tiers (all columns by default)."""
         wanted = list(dict.fromkeys([*columns, "tier"])) if columns else None
@@ -148,3 +155,27 @@ class StageContext:
         """Requests of this stage's runners that got no answer (transport failures): while any
         remain, the stage is partial and the next build re-sends them."""
         return sum(runner.unanswered() for runner in self._runners)
+
+
+class ColumnByRow:
+    """One column of a Parquet file by row number, read one row group at a time; the few row
+    groups last used are kept, so a stage reading rows in about file order never holds the
+    whole column (articles, summaries)."""
+
+    def __init__(self, path: Path, name: str, keep: int = 4):
+        self.file = pq.ParquetFile(path)
+        self.name = name
+        sizes = [self.file.metadata.row_group(g).num_rows
+                 for g in range(self.file.num_row_groups)]
+        self.starts = list(itertools.accumulate([0, *sizes[:-1]]))
+        self.keep = keep
+        self._groups: dict[int, list] = {}
+
+    def __getitem__(self, number: int):
+        group = bisect.bisect_right(self.starts, number) - 1
+        if group not in self._groups:
+            if len(self._groups) >= self.keep:
+                self._groups.pop(next(iter(self._groups)))
+            column = self.file.read_row_group(group, columns=[self.name]).column(0)
+            self._groups[group] = column.to_pylist()
+        return self._groups[group][number - self.starts[group]]

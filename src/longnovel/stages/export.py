@@ -10,8 +10,6 @@ report), is written after export by the release step (``longnovel.release.publis
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
 import random
 from collections import Counter
@@ -21,11 +19,12 @@ import pyarrow as pa
 
 from longnovel.config import Config
 from longnovel.release.samples import (
-    HUMAN_REASON,
     apply_mix,
     assign_splits,
     detection_input,
-    make_sample,
+    human_samples,
+    rows_by_file,
+    sample_of,
 )
 from longnovel.stages.base import StageContext, StageResult
 
@@ -52,7 +51,6 @@ COLUMNS = [
 SCHEMA = pa.schema(COLUMNS)
 
 
-
 def config_section(config: Config, state=None) -> dict:
     """The export settings, the seed, the detection prompt every sample carries, and the human
     reviews recorded in ``<run_dir>/reviews/`` (outside every stage folder: a new review makes
@@ -65,79 +63,26 @@ def config_section(config: Config, state=None) -> dict:
             "reviews": store_hash(Path(config.run_dir))}
 
 
-def sample_of(window: dict, **fields) -> dict:
-    """``make_sample`` for ``window``, remembering the window's id (not a release column)."""
-    return {**make_sample(window, **fields), "_window": window["window_id"]}
-
-
-def human_samples(windows: dict[str, dict]) -> list[dict]:
-    return [sample_of(w, source="human", generator="human", summary=w["reference_summary"],
-                      score=5, types=[], reason=HUMAN_REASON[w["language"]])
-            for w in windows.values()]
-
-
 def light_windows(ctx: StageContext) -> dict[str, dict]:
     """The selected tiers' windows without their articles (``article`` is empty until a
     sample is written), keyed by window id; each sample keeps its window id in ``_window``."""
     return {w["window_id"]: {**w, "article": ""} for w in ctx.windows(LIGHT_WINDOW)}
 
 
-class Articles:
-    """Articles of ``expand/windows.parquet`` looked up by window id, one row group read at a
-    time (the few last used are kept), so export never holds every article at once."""
-
-    def __init__(self, ctx: StageContext, keep: int = 4):
-        import pyarrow.parquet as pq
-
-        self.file = pq.ParquetFile(ctx.upstream_path("expand/windows.parquet"))
-        self.where: dict[str, tuple[int, int]] = {}
-        for group in range(self.file.num_row_groups):
-            ids = self.file.read_row_group(group, columns=["window_id"]).column(0).to_pylist()
-            self.where.update({wid: (group, i) for i, wid in enumerate(ids)})
-        self.keep = keep
-        self._groups: dict[int, list[str]] = {}
-
-    def __getitem__(self, window_id: str) -> str:
-        group, i = self.where[window_id]
-        if group not in self._groups:
-            if len(self._groups) >= self.keep:
-                self._groups.pop(next(iter(self._groups)))
-            column = self.file.read_row_group(group, columns=["article"]).column(0)
-            self._groups[group] = column.to_pylist()
-        return self._groups[group][i]
+def articles(ctx: StageContext):
+    """Articles of ``expand/windows.parquet`` by window id, one row group read at a time (see
+    ``StageContext.column``), so export never holds every article at once."""
+    ids = ctx.read("expand/windows.parquet", ["window_id"]).column(0).to_pylist()
+    rows = {window_id: number for number, window_id in enumerate(ids)}
+    column = ctx.column("expand/windows.parquet", "article")
+    return lambda window_id: column[rows[window_id]]
 
 
-class Summaries:
-    """The ``summary`` column of ``inject/injections.parquet`` by row number, one row group
-    read at a time (the few last used are kept): export keeps an injected sample's row number
-    until the sample is written, not its summary."""
-
-    def __init__(self, ctx: StageContext, keep: int = 4):
-        import pyarrow.parquet as pq
-
-        self.file = None
-        if ctx.exists("inject/injections.parquet"):
-            self.file = pq.ParquetFile(ctx.upstream_path("inject/injections.parquet"))
-        sizes = [self.file.metadata.row_group(g).num_rows
-                 for g in range(self.file.num_row_groups)] if self.file else []
-        self.starts = list(itertools.accumulate([0] + sizes[:-1]))
-        self.keep = keep
-        self._groups: dict[int, list[str]] = {}
-
-    def __getitem__(self, number: int) -> str:
-        group = bisect.bisect_right(self.starts, number) - 1
-        if group not in self._groups:
-            if len(self._groups) >= self.keep:
-                self._groups.pop(next(iter(self._groups)))
-            column = self.file.read_row_group(group, columns=["summary"]).column(0)
-            self._groups[group] = column.to_pylist()
-        return self._groups[group][number - self.starts[group]]
-
-
-def with_article(row: dict, articles: Articles, summaries: Summaries | None = None) -> dict:
-    """A release row with its window's article (and, for an injected sample kept light, its
-    summary) and the detection input built from them."""
-    article = articles[row["_window"]]
+def with_article(row: dict, article_of, summaries=None) -> dict:
+    """A release row with its window's article (``article_of(window_id)``) and, for an injected
+    sample kept light, its summary (``summaries[row number]``), and the detection input built
+    from them."""
+    article = article_of(row["_window"])
     summary = row["summary"]
     if not summary and row.get("_summary") is not None and summaries is not None:
         summary = summaries[row["_summary"]]
@@ -166,7 +111,7 @@ def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]
             window, source="injection", generator=row["generator"], summary=row["summary"],
             score=2, types=[row["type"]], reason=describe(candidate, window["language"]),
             subtype=row["subtype"])
-        samples.append({**sample, "summary": "", "_summary": number})  # see ``Summaries``
+        samples.append({**sample, "summary": "", "_summary": number})  # see ``write_files``
     return samples
 
 
@@ -236,24 +181,19 @@ def split_and_sample(ctx: StageContext, samples: list[dict]) -> list[dict]:
     return rows
 
 
-def rows_by_file(rows: list[dict]) -> dict[str, list[dict]]:
-    """Release rows grouped by file, ``<tier>/<split>.parquet``, in row order."""
-    grouped: dict[str, list[dict]] = {}
-    for row in rows:
-        grouped.setdefault(f"{row['tier']}/{row['split']}.parquet", []).append(row)
-    return dict(sorted(grouped.items()))
-
-
 def write_files(ctx: StageContext, grouped: dict[str, list[dict]]) -> dict[str, str]:
     """Stream every release file, tier by tier and split by split, in row groups: a row's
     article and input exist only while its row group is being written. Return each tier's
     checksum file (``<tier>/SHA256SUMS``: one ``<sha256>  <file name>`` line per file of the
     tier, the format ``sha256sum -c`` checks)."""
-    articles, summaries = Articles(ctx), Summaries(ctx)
+    article_of = articles(ctx)
+    summaries = None  # an injected sample keeps its row number until written, not its summary
+    if ctx.exists("inject/injections.parquet"):
+        summaries = ctx.column("inject/injections.parquet", "summary")
     sums: dict[str, list[str]] = {}
     for path, rows in grouped.items():
         writer = ctx.writer(path, SCHEMA, ROW_GROUP)
-        writer.write_rows(with_article(row, articles, summaries) for row in rows)
+        writer.write_rows(with_article(row, article_of, summaries) for row in rows)
         tier, name = path.split("/", 1)
         sums.setdefault(tier, []).append(f"{writer.sha256()}  {name}\n")
     return {f"{tier}/{CHECKSUMS}": "".join(sorted(lines)) for tier, lines in sums.items()}
