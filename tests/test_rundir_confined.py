@@ -76,7 +76,7 @@ def test_a_manifest_naming_a_path_outside_is_refused_and_nothing_is_deleted(buil
         rel = "escape/victim.txt"
     edit_outputs(manifest, rel)
     # make the stage re-run, which deletes outputs its old manifest names and the new one lacks
-    (run_dir / "export" / "README.md").write_text("edited")
+    (run_dir / "export" / "stats.json").write_text("edited")
     line = refused(runner.invoke(app, ["build", "-c", str(config), "--no-progress"]), manifest)
     assert repr(rel) in line
     assert target.read_text() == "keep me"
