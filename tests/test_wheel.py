@@ -15,6 +15,9 @@ import pyarrow.parquet as pq
 import pytest
 from helpers.builders import REPO
 
+# Under pytest-xdist, this module's tests share one worker and so one module fixture.
+pytestmark = pytest.mark.xdist_group("installed-wheel")
+
 
 def run(args: list, cwd: Path, timeout: int = 900) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}

@@ -11,6 +11,9 @@ import pytest
 import yaml
 from helpers.builders import build, repo_config_data
 
+# Under pytest-xdist, this module's tests share one worker and so one module fixture.
+pytestmark = pytest.mark.xdist_group("default-builds")
+
 COLUMNS = {
     "id": pa.string(), "window_id": pa.string(), "language": pa.string(), "tier": pa.string(),
     "split": pa.string(),
