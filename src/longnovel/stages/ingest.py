@@ -10,6 +10,7 @@ import pyarrow as pa
 
 from longnovel.config import Config
 from longnovel.corpus import RawUnit, book_metadata, read_source
+from longnovel.corpus.units import apply_unit_policy
 from longnovel.errors import InputError
 from longnovel.stages.base import StageContext, StageResult
 from longnovel.tokenizer import corrections_of, join_probes, last_line
