@@ -5,7 +5,7 @@ right")."""
 from __future__ import annotations
 
 from longnovel.injection.nlp.entities import extract_entities, merge_entities
-from longnovel.injection.nlp.zh.entities import zh_genders
+from longnovel.injection.nlp.zh.entities import _business_names, zh_genders
 
 
 def _typed(text: str, language: str = "en") -> dict[str, tuple[str, int]]:
@@ -68,10 +68,11 @@ def test_person_evidence_kinds():
 
 def test_place_words_at_either_end():
     text = ("They sailed from Kestrel Point to Port Callow. At Port Callow they waited. "
-            "Kestrel Point was dark. Sunder Head rose ahead; they rounded Sunder Head.")
+            "Kestrel Point was dark. Sunder Head rose ahead; they rounded Sunder Head. "
+            "The bells of St. Mary's Church rang; they passed St. Mary's Church.")
     got = _typed(text)
     assert got == {"Kestrel Point": ("place", 2), "Port Callow": ("place", 2),
-                   "Sunder Head": ("place", 2)}
+                   "Sunder Head": ("place", 2), "St. Mary's Church": ("place", 2)}
 
 
 def test_gender_from_honorifics_kinship_and_pronouns():
@@ -103,3 +104,13 @@ def test_zh_gender_from_name_and_pronouns():
     assert zh_genders(text, ["鲁三娘", "周大有", "青禾", "韩石"]) == {
         "鲁三娘": "f", "周大有": "m", "青禾": "f"}
     assert _genders(text, "zh") == {"周大有": "m"}  # the only name the text gives four times
+
+
+def test_zh_business_names_are_no_people_and_generic_places_no_places():
+    text = ("韩石说可以去石湾渡的聚源油行买。孟二在聚源油行做了十年油工。聚源的严掌柜给了她二两银子。"
+            "小满去聚源油行买油。严掌柜说裕丰钱庄的银子到了。严掌柜去了裕丰钱庄。"
+            "小满走到河里。小满在河里洗手。钱庄的人来了。钱庄关门了。")
+    got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}
+    assert ("聚源油行", "place") in got and ("聚源", "person") not in got
+    assert not {("河里", "place"), ("钱庄", "place")} & got
+    assert _business_names(text, ["聚源", "严掌柜", "小满", "裕丰"]) == ["聚源", "裕丰"]

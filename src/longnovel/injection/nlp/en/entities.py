@@ -372,6 +372,8 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     date ("the fifth of Ashmonth"), a thing always named with "the" and never as a place, a
     common word, or a name without evidence either way."""
     words, n = name.split(), len(s.before)
+    if words[0] in ("St.", "Saint", "St") and words[-1] in PLACE_ENDS | EN_ORG_SUFFIXES:
+        return "place"  # St. Mary's Church
     if is_honorific(words[0]) and len(words) > 1:
         return "person"
     if words[-1] in EN_ORG_SUFFIXES:

@@ -82,6 +82,8 @@ def zh_counts(text: str, min_count: int) -> Counter:
     tagged_people = zh_names.tagged_person_counts(tagged, text, set(people), min_count)
     counts.update({(name, "person"): n for name, n in tagged_people.items()})
     counts.update(zh_names.place_counts(tagged, masked, min_count))
+    for name in _business_names(text, [n for (n, k) in counts if k == "person"]):
+        counts[(name, "org")] += counts.pop((name, "person"))  # 聚源 of 聚源油行
     for kind, words in (("title", ZH_TITLES), ("kinship", ZH_KINSHIP)):
         for word in words:
             n = text.count(word)
@@ -117,6 +119,14 @@ def zh_tagged(text: str, masked: str | None = None) -> list[tuple[str, str]]:
             flag = tags.get(word)
         out.append((original, flag or _new_word_flag(word)))
     return out
+
+
+def _business_names(text: str, people: list[str]) -> list[str]:
+    """The "people" that are a business's name: written before its kind (聚源油行, 裕丰钱庄)
+    (once is enough: a person is not written before a shop's kind)."""
+    kinds = "|".join(sorted(zh_names.ZH_BUSINESSES, key=len, reverse=True))
+    return [name for name in people
+            if re.search(re.escape(name) + f"(?:{kinds})", text)]
 
 
 def _new_word_flag(word: str) -> str:

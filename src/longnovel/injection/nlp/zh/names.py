@@ -50,7 +50,9 @@ MIN_TAGGED = 3                 # a name known only from jieba's tag, or of two c
 _PERSON_FLAGS = ("nr", "nrfg", "nrt")
 # Kinds of business a name goes before (裕丰钱庄, 望江茶楼): alone, a common word.
 ZH_BUSINESSES = frozenset({"茶楼", "酒楼", "钱庄", "客栈", "当铺", "药铺", "书坊", "墨坊", "布庄",
-                           "饭庄", "镖局", "茶馆", "酒馆", "书院", "会馆", "票号", "米行", "绸庄"})
+                           "饭庄", "镖局", "茶馆", "酒馆", "书院", "会馆", "票号", "米行", "绸庄",
+                           "油行", "布行", "粮行", "油坊", "米铺", "布铺", "粮店", "油铺", "染坊",
+                           "酱园", "酒坊", "纸坊", "笔庄", "银号", "商号"})
 # Common words for a kind of place that jieba tags as place names or that end with a place
 # suffix: never a place's name of their own.
 ZH_GENERIC_PLACES = frozenset({
