@@ -114,3 +114,12 @@ def test_zh_business_names_are_no_people_and_generic_places_no_places():
     assert ("聚源油行", "place") in got and ("聚源", "person") not in got
     assert not {("河里", "place"), ("钱庄", "place")} & got
     assert _business_names(text, ["聚源", "严掌柜", "小满", "裕丰"]) == ["聚源", "裕丰"]
+
+
+def test_zh_a_household_is_nobody_and_a_river_no_person():
+    text = ("鲁家来人了。鲁家的人都走了。鲁家不肯。周大有说：“白鹭河的水涨了。”白鹭河边全是人。"
+            "周大有说他要走。周大有到了石湾渡。石湾渡有个聚源油行。顾衡山在石湾渡等他。顾衡山说：“走吧。”")
+    got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}
+    people = {name for name, kind in got if kind == "person"}
+    assert "鲁家" not in people and "白鹭河" not in people and "石湾渡" not in people
+    assert {"周大有", "顾衡山"} <= people

@@ -84,6 +84,11 @@ def zh_counts(text: str, min_count: int) -> Counter:
     counts.update(zh_names.place_counts(tagged, masked, min_count))
     for name in _business_names(text, [n for (n, k) in counts if k == "person"]):
         counts[(name, "org")] += counts.pop((name, "person"))  # 聚源 of 聚源油行
+    for name in [n for (n, k) in counts if k == "person"]:
+        if len(name) == 2 and name[1] == "家" and name[0] in ZH_SURNAMES:
+            del counts[(name, "person")]  # 鲁家: a household, nobody in particular
+        elif len(name) >= 3 and name[-1] in _PLACE_ENDS_NOT_NAMES:
+            counts[(name, "place")] += counts.pop((name, "person"))  # 白鹭河, 石湾渡
     for kind, words in (("title", ZH_TITLES), ("kinship", ZH_KINSHIP)):
         for word in words:
             n = text.count(word)
@@ -142,6 +147,9 @@ def _new_word_flag(word: str) -> str:
 
 
 _SUFFIXES = ZH_PLACE_SUFFIXES | ZH_ORG_SUFFIXES
+# Last characters of a place that end no person's name of three characters (山 and 岭 do:
+# 顾衡山).
+_PLACE_ENDS_NOT_NAMES = set("河渡湖桥街巷镇村府县城寨港")
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 
 
