@@ -140,3 +140,25 @@ def test_arbitration_of_a_second_tier_asks_only_for_it_and_keeps_the_first(serve
             assert tier_rows(tmp_path / "q" / "run" / "arbitrate" / name, tier) == \
                 tier_rows(run_dir / "arbitrate" / name, tier), (name, tier)
     assert after_a < before  # B's requests were sent by the second build only
+
+
+def test_a_kept_tier_edited_by_hand_is_dropped_not_carried_along(tmp_path):
+    import pyarrow as pa
+
+    config = project(tmp_path, "p")
+    run_dir = config.parent / "run"
+    cli("build", "-c", str(config), "--tier", "A", "--no-progress")
+    path = run_dir / "inject" / "injections.parquet"
+    table = pq.read_table(path)
+    edited = [s + " EDITED" for s in table.column("summary").to_pylist()]
+    pq.write_table(table.set_column(table.schema.get_field_index("summary"), "summary",
+                                    pa.array(edited)), path)
+    result = cli("build", "-c", str(config), "--tier", "B", "--no-progress")
+    assert "inject: tier A's rows in injections.parquet were changed outside longnovel" \
+        in result.output
+    assert tier_rows(path, "A") == [] and tier_rows(path, "B")
+    status = states(config, "A")
+    assert status["inject"]["state"] == "missing" and status["export"]["state"] == "stale"
+    cli("build", "-c", str(config), "--no-progress")
+    assert not any(r["summary"].endswith(" EDITED") for r in tier_rows(path, "A"))
+    assert {s["state"] for s in states(config).values()} == {"fresh"}
