@@ -156,3 +156,30 @@ def test_a_lock_dies_with_its_holder_even_when_a_forked_child_lives_on(tmp_path)
         RunLock(tmp_path).acquire().release()
     finally:
         os.kill(child, signal.SIGKILL)
+
+
+SWALLOWED = """
+import os, signal, sys, time
+from longnovel.cli import Terminated, _sigterm_unwinds
+
+class Finalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler runs here, inside __del__
+        time.sleep(0.2)
+
+with _sigterm_unwinds():
+    try:
+        Finalized()
+        for _ in range(100):
+            time.sleep(0.05)
+        print("ran on")
+    except Terminated:
+        print("terminated")
+"""
+
+
+def test_sigterm_during_a_finalizer_still_stops_the_command():
+    done = subprocess.run([sys.executable, "-c", SWALLOWED], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.strip() == "terminated", done.stdout + done.stderr
+    assert "Exception ignored" not in done.stderr

@@ -7,6 +7,7 @@ import functools
 import json
 import signal
 import sys
+import time
 from pathlib import Path
 
 import typer
@@ -71,6 +72,11 @@ class Terminated(KeyboardInterrupt):
     that temporary files are removed and worker processes stopped on the way out."""
 
 
+def _on_redelivered(signum, frame):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    raise Terminated
+
+
 def _on_sigterm(signum, frame):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
     raise Terminated
@@ -83,10 +89,39 @@ def _sigterm_unwinds():
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
+    hook = sys.unraisablehook
+    sys.unraisablehook = _redeliver_terminated(hook)
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         signal.signal(signal.SIGTERM, previous)
+        if signal.getsignal(signal.SIGINT) is _on_redelivered:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _redeliver_terminated(hook):
+    """An unraisable-exception hook that delivers SIGTERM again when Python swallowed the
+    ``Terminated`` raised by the handler: a signal arriving while a finalizer (``__del__``, a
+    weakref callback) runs has its exception printed and ignored, and the build ran on to the
+    end. The handler is put back and the main thread interrupted once more, from another
+    thread (so that the handler runs in the main thread after the finalizer, not inside this
+    hook)."""
+    import _thread
+    import threading
+
+    def deliver_again():
+        time.sleep(0.05)  # let the main thread leave the finalizer and this hook
+        _thread.interrupt_main(signal.SIGINT)  # handled as Terminated, see below
+
+    def handle(unraisable):
+        if isinstance(unraisable.exc_value, Terminated):
+            signal.signal(signal.SIGINT, _on_redelivered)
+            threading.Thread(target=deliver_again, daemon=True).start()
+            return
+        hook(unraisable)
+
+    return handle
 
 
 def user_errors(func):
