@@ -13,7 +13,8 @@ from longnovel.injection.nlp.text import Vocabulary
 from longnovel.injection.validate import validate
 
 EN_PEOPLE = [{"name": n, "type": "person", "count": 3}
-             for n in ("Wren", "Orrin", "Mabry", "Henry", "Edda", "Pell", "Amsel Vale")]
+             for n in ("Wren", "Orrin", "Mabry", "Henry", "Pell", "Amsel Vale")] + [
+    {"name": "Edda", "type": "person", "count": 3, "gender": "f"}]
 ZH_PEOPLE = [{"name": n, "type": "person", "count": 3}
              for n in ("小满", "青禾", "韩石", "顾衡山", "孟阿福", "周杏儿")]
 
@@ -121,3 +122,76 @@ def test_a_time_word_comes_from_the_books_summaries_and_never_doubles_a_neighbou
                  vocabulary=_book_vocabulary("dusk", "noon", "dawn"))
     assert made == ["They left at dusk and rode until dawn.",
                     "They left at noon and rode until dusk."]  # never "until noon"
+
+
+# --- event -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("summary", [
+    "Henry nursed him back to health at the mill.",  # not "abandoned him back to health"
+    "But they'll have helped bring it about by the spring.",  # not "followed bring it about"
+    "Survived, he finds himself in prison at the port.",  # not "Died, he finds himself"
+    "Ned then sent word that Kestrel Point had bark for the fever.",  # not "carried word"
+    "Jory helped to carry the box to the shop.",  # not "followed to carry"
+    "Wren embraced him at the gate of the yard.",  # not "pushed away him"
+])
+def test_an_event_verb_keeps_its_complement_or_is_left_alone(summary):
+    assert spans(summary, "event") == []
+
+
+def test_an_event_verb_used_as_an_adjective_is_left_alone():
+    made = spans("The two hundred and sixteen saved sacks were sold to the granary.", "event")
+    assert made == ["The two hundred and sixteen saved sacks were lent to the granary."]
+
+
+def test_an_event_verb_takes_a_complement_the_new_verb_takes_too():
+    assert spans("Orrin invited him to dine at the tower.", "event") == [
+        "Orrin warned him to dine at the tower."]
+    # after "has", the new verb's participle by lemminflect ("rode" -> "ridden")
+    assert spans("Mabry has walked to the mill with Pell.", "event") == [
+        "Mabry has ridden to the mill with Pell."]
+    assert spans("Corra had bought a new cable at the chandler's.", "event") == [
+        "Corra had borrowed a new cable at the chandler's.",
+        "Corra had rented a new cable at the chandler's.",
+        "Corra had stolen a new cable at the chandler's."]
+
+
+# --- relation --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("summary", [
+    "Aunt Mabry and Rosalind Vell kept their ledgers in the lamp-oil hut.",
+    "Mother Mabry was upstairs at the feast with the guests.",
+    "Wren asked Brother Jonathan for the key to the tower.",
+    "The guide (a tale of two sisters at sea) says little of Wren.",
+    "他怕父亲把纸铺给了弟弟，才急着分家。",  # never 父亲把纸铺给了父亲
+])
+def test_no_relation_word_swapped_in_a_name_an_aside_or_onto_itself(summary):
+    assert spans(summary, "relation", "zh" if "父亲" in summary else "en") == []
+
+
+def test_a_relation_stand_in_is_the_books_own_word():
+    summary = "Wren travels north with her aunt."
+    assert spans(summary, "relation", vocabulary=_book_vocabulary("mother")) == [
+        "Wren travels north with her mother."]  # not "stepmother" nor "friend"
+    assert spans(summary, "relation", vocabulary=_book_vocabulary()) == []
+
+
+def test_a_relation_stand_in_keeps_the_persons_gender_and_generation():
+    # a friend's gender is not known: never "mother"
+    assert spans("Bettany begged her friend to tell the truth.", "relation",
+                 vocabulary=_book_vocabulary("mother", "cousin")) == [
+        "Bettany begged her cousin to tell the truth."]
+    # Edda is a woman: her cousin may be a friend, not a brother
+    assert spans("Wren walked home with her cousin Edda after the fair.", "relation") == [
+        "Wren walked home with her friend Edda after the fair."]
+    # a thirteen-year-old cousin is no aunt; her uncle may be another uncle
+    made = spans("七月初九，舅舅周大有带十三岁的表妹周杏儿来。", "relation", "zh")
+    assert "七月初九，舅舅周大有带十三岁的姑姑周杏儿来。" not in made
+    assert made == sorted([
+        "七月初九，伯父周大有带十三岁的表妹周杏儿来。", "七月初九，叔叔周大有带十三岁的表妹周杏儿来。",
+        "七月初九，姨父周大有带十三岁的表妹周杏儿来。", "七月初九，舅舅周大有带十三岁的亲妹妹周杏儿来。",
+        "七月初九，舅舅周大有带十三岁的堂妹周杏儿来。", "七月初九，舅舅周大有带十三岁的朋友周杏儿来。",
+        "七月初九，舅舅周大有带十三岁的表姐周杏儿来。"])
+    # a son stays of his generation: a nephew or a stepson, never a father
+    assert spans("Her son Pell climbed a drainpipe into the office.", "relation") == [
+        "Her nephew Pell climbed a drainpipe into the office.",
+        "Her stepson Pell climbed a drainpipe into the office."]

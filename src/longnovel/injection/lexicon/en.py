@@ -127,6 +127,21 @@ EN_MALE_RELATIONS = {"father", "uncle", "brother", "son", "nephew", "husband", "
 EN_FEMALE_RELATIONS = {"mother", "aunt", "sister", "daughter", "niece", "wife", "grandmother",
                        "stepmother", "fiancée", "maid", "mothers", "aunts", "sisters",
                        "daughters", "nieces", "wives"}
+# Generation of a relation word from the person it relates to: a parent's +1, one's own 0, a
+# child's -1 ("her son Pell" may become "her nephew Pell", not "her grandfather Pell").
+EN_RELATION_GENERATIONS = {
+    **dict.fromkeys(("grandfather", "grandmother", "grandparents"), 2),
+    **dict.fromkeys(("father", "mother", "uncle", "aunt", "stepfather", "stepmother",
+                     "father-in-law", "mother-in-law", "fathers", "mothers", "uncles", "aunts",
+                     "parents"), 1),
+    **dict.fromkeys(("brother", "sister", "cousin", "husband", "wife", "half-brother",
+                     "half-sister", "fiancé", "fiancée", "brother-in-law", "sister-in-law",
+                     "brothers", "sisters", "cousins", "long-lost brother"), 0),
+    **dict.fromkeys(("son", "daughter", "nephew", "niece", "stepson", "stepdaughter",
+                     "son-in-law", "daughter-in-law", "sons", "daughters", "nephews",
+                     "nieces"), -1),
+    **dict.fromkeys(("grandson", "granddaughter", "grandchildren"), -2),
+}
 # invent: a relationship the book never states (acquaintance -> kin).
 EN_RELATION_INVENT = {
     "friend": ["cousin", "relative", "half-brother"], "friends": ["cousins", "relatives"],
@@ -182,12 +197,20 @@ EN_NEEDS_OBJECT = {"burns", "burned", "slaps", "slapped", "steals", "stole", "sc
 EN_BARE_INFINITIVE_VERBS = {"help", "helps", "helped", "make", "makes", "made", "let", "lets",
                             "watch", "watches", "watched", "see", "sees", "saw", "hear", "hears",
                             "heard", "bid", "bids", "bade"}
-# Past participles of the replacement verbs, for "had walked" -> "had ridden"; a verb whose
-# participle is its past form (wept, led, failed) needs no entry.
-EN_PARTICIPLE_OF = {
-    "rode": "ridden", "wrote": "written", "stole": "stolen", "gave": "given", "hid": "hidden",
-    "was": "been", "were": "been", "fell": "fallen", "broke": "broken",
-}
+# Complement frames of the event verbs, by lemma: a verb is swapped in only where it takes the
+# complement the sentence gives the verb it replaces ("agreed to go" -> "refused to go", never
+# "followed to go"; "helped him to escape" -> "warned him to escape", never "visited him to").
+EN_TO_INFINITIVE_VERBS = {"agree", "refuse", "decline", "offer", "fail", "manage", "help",
+                          "promise", "try", "want", "hope", "plan", "decide", "ask", "beg",
+                          "vow", "threaten", "swear", "learn", "wait"}
+EN_OBJECT_TO_INFINITIVE_VERBS = {"invite", "warn", "ask", "tell", "beg", "order", "urge",
+                                 "persuade", "help", "teach", "allow", "force", "want",
+                                 "send", "forbid", "encourage", "advise", "remind", "train"}
+# Verb and object or particle that make one idiom, whose verb does not swap alone ("sent word",
+# "nursed him back to health", "helped him up").
+EN_FIXED_OBJECTS = {"word", "for", "suit", "place", "part", "care", "hold", "heed", "notice"}
+EN_PARTICLES = {"back", "up", "down", "off", "out", "away", "over", "aside", "along", "around",
+                "round", "through", "forth", "together", "apart"}
 EN_EVENT_OUTCOMES = {
     "is released": ["is detained", "is held"], "was released": ["was detained", "was held"],
     "releases": "detains", "released": "detained", "wins": "loses", "won": "lost",

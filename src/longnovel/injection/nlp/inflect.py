@@ -18,3 +18,39 @@ def verb_lemmas(word: str) -> tuple[str, ...]:
 def is_base_verb(word: str) -> bool:
     """Is ``word`` a verb's base form ("go", "be", "take"), as after a modal or "to"?"""
     return word.lower() in verb_lemmas(word)
+
+
+@lru_cache(maxsize=65536)
+def verb_lemma(word: str) -> str | None:
+    """The lemma of ``word`` as a verb ("rode" -> "ride", "was" -> "be"), or None when
+    lemminflect's dictionary does not know it as one."""
+    lemmas = verb_lemmas(word)
+    return lemmas[0] if lemmas else None
+
+
+def inflected(word: str, tag: str) -> str | None:
+    """``word``, a verb in any form, in the form of the Penn tag ``tag`` (VB base, VBD past,
+    VBN past participle, VBZ third person, VBG -ing) by lemminflect, or None for a word it
+    does not know as a verb (no guessing at "-ed")."""
+    from lemminflect import getInflection
+
+    lemma = verb_lemma(word)
+    if lemma is None:
+        return None
+    forms = getInflection(lemma, tag=tag)
+    return forms[0] if forms else None
+
+
+def past_participle(word: str) -> str | None:
+    """"rode" -> "ridden", "was" -> "been", "wept" -> "wept"."""
+    return inflected(word, "VBN")
+
+
+def past_tense(word: str) -> str | None:
+    """"go" -> "went", "refuse" -> "refused"."""
+    return inflected(word, "VBD")
+
+
+def third_person(word: str) -> str | None:
+    """"go" -> "goes", "have" -> "has"."""
+    return inflected(word, "VBZ")

@@ -12,13 +12,16 @@ from longnovel.injection.lexicon.en import (
     EN_BARE_INFINITIVE_VERBS,
     EN_EVENT_OUTCOMES,
     EN_EVENT_VERBS,
+    EN_FIXED_OBJECTS,
     EN_NEEDS_OBJECT,
     EN_NO_OBJECT,
-    EN_PARTICIPLE_OF,
+    EN_OBJECT_TO_INFINITIVE_VERBS,
+    EN_PARTICLES,
     EN_PERSON_OBJECT,
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
     EN_TITLES,
+    EN_TO_INFINITIVE_VERBS,
 )
 from longnovel.injection.lexicon.zh import (
     ZH_EVENT_OUTCOMES,
@@ -26,7 +29,13 @@ from longnovel.injection.lexicon.zh import (
     ZH_INTENTIONS,
     ZH_PLACE_HEADS,
 )
-from longnovel.injection.nlp.inflect import is_base_verb, verb_lemmas
+from longnovel.injection.nlp.inflect import (
+    is_base_verb,
+    past_participle,
+    verb_lemma,
+    verb_lemmas,
+)
+from longnovel.injection.nlp.numerals import en_words_to_int
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -98,8 +107,52 @@ def _person_follows(rest: str) -> bool:
 
 
 def _passive(new: str) -> bool:
-    """Does ``new`` read after "was"/"were" (a participle: detained, captured, lost)?"""
-    return " " not in new and bool(re.search(r"(?:ed|en|lost|led|held|caught|left)$", new))
+    """Does ``new`` read after "was"/"were" (the participle of a verb that takes an object:
+    detained, captured, lost; not died)?"""
+    return " " not in new and new not in EN_NO_OBJECT and past_participle(new) == new
+
+
+_OBJECT = r"(?:him|her|them|me|us|it|himself|herself|themselves|[A-Z][a-z]+|(?:the|his|her|their|a|an|its|my|our)\s+[a-z]+)"
+_TO_INFINITIVE = re.compile(r"\s+to\s+([a-z]+)\b")
+_OBJECT_TO_INFINITIVE = re.compile(rf"\s+{_OBJECT}\s+to\s+([a-z]+)\b")
+_PARTICLE_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?([a-z]+)\b")
+
+
+def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | None:
+    """Why ``new`` cannot take the complement the old verb has in ``sentence``, or None:
+    the verb opens the sentence with no subject ("Survived, he finds" -> "Died, he finds");
+    a bare infinitive follows it ("helped bring it about"); a particle or a fixed object
+    makes an idiom of it ("nursed him back to health", "sent word"); a to-infinitive follows
+    that the new verb does not take ("helped to carry" -> "followed to carry")."""
+    before, rest = sentence[:start].strip(" \"“'‘("), sentence[end:]
+    if not before or before.endswith((",", ";", ":")) and rest.startswith(","):
+        return "no subject"
+    nxt = re.match(r"\s*([a-z]+)\b", rest)
+    if nxt and is_base_verb(nxt.group(1)) and _only_verb(nxt.group(1)):
+        return "bare infinitive"
+    if nxt and nxt.group(1) in EN_FIXED_OBJECTS:
+        return "idiom"
+    particle = _PARTICLE_AFTER.match(rest)
+    if particle and particle.group(1) in EN_PARTICLES:
+        return "particle"
+    new_lemma = verb_lemma(new.split()[0]) or new.split()[0]
+    m = _TO_INFINITIVE.match(rest)
+    if m and is_base_verb(m.group(1)) and new_lemma not in EN_TO_INFINITIVE_VERBS \
+            and not new.endswith(" to"):
+        return "to-infinitive"
+    m = _OBJECT_TO_INFINITIVE.match(rest)
+    if m and is_base_verb(m.group(1)) and new_lemma not in EN_OBJECT_TO_INFINITIVE_VERBS:
+        return "object and to-infinitive"
+    if new.split()[-1] in EN_PARTICLES and re.match(r"\s+(?:him|her|them|me|us|it)\b", rest):
+        return "particle before a pronoun"  # "pushed away him"
+    return None
+
+
+def _only_verb(word: str) -> bool:
+    """Is ``word`` a verb and no noun or adjective ("bring", not "people" or "plant")?"""
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word)) <= {"VERB", "AUX"}
 
 
 # A clause that takes its event as given ("When he arrives, ...", "After she wins, ...").
@@ -140,6 +193,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     captured")."""
     if _SUBORDINATE.search(sentence[:start]):
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
+    if _complement_fault(sentence, start, end, new):
+        return None
     # the next word, "" before punctuation ("she refused, because" has no object)
     after = re.match(r"\s*(\w*)", sentence[end:]).group(1).lower()
     old = sentence[start:end].lower()
@@ -148,8 +203,9 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "his men were saved" cannot become "were failed to save"
     if old.split()[0] in _NOT_AFTER and _NOT_AFTER[old.split()[0]].search(sentence):
         return None
-    if before_word in _DETERMINERS or _is_gerund(before_word):
-        return None  # "her last visits", "receiving visits": a noun, not the event's verb
+    if before_word in _DETERMINERS or _is_gerund(before_word) or before_word.isdigit() \
+            or en_words_to_int(before_word) is not None:
+        return None  # "her last visits", "receiving visits", "sixteen saved sacks": no verb
     if old.split()[0] in ("arrives", "arrived") and before_word in _NOT_AGENTS:
         return None  # "the time arrives" cannot "turn back"
     if old.split()[0] in EN_BARE_INFINITIVE_VERBS and \
@@ -168,4 +224,4 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     if not before or before[0].lower() not in ("had", "has", "have", "having"):
         return new
     first, _, rest = new.partition(" ")
-    return " ".join(w for w in (EN_PARTICIPLE_OF.get(first, first), rest) if w)
+    return " ".join(w for w in (past_participle(first) or first, rest) if w)

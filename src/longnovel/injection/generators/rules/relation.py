@@ -1,5 +1,14 @@
 """Relation errors: a stated relationship replaced by another (``replace``: teacher -> father),
-or an acquaintance turned into kin the book never mentions (``invent``: friend -> cousin)."""
+or an acquaintance turned into kin the book never mentions (``invent``: friend -> cousin).
+
+A stand-in must read as the writer's own and as something a reader could believe: a relation
+word the summary, or else the book's summaries, already use ("stepfather" or "cousins" that no
+summary of the book writes give the change away), of the same gender as the person it names
+("his son Pell" never becomes "his daughter Pell"; "friend" never "mother"), of the same or a
+neighbouring generation (and the same one where an age is stated: "十三岁的表妹" is no 姑姑),
+not one the sentence already uses ("怕父亲把纸铺给了父亲"), and never a title in a name
+("Mother Mabry", "Brother Jonathan") or words in an aside of the writer's.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +19,20 @@ from longnovel.injection.generators.rules.draft import Draft, word_edits
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_MALE_RELATIONS,
+    EN_RELATION_GENERATIONS,
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
 )
 from longnovel.injection.lexicon.zh import (
     ZH_FEMALE_CHARS,
     ZH_MALE_CHARS,
+    ZH_RELATION_GENERATIONS,
     ZH_RELATION_INVENT,
     ZH_RELATION_REPLACE,
 )
+
+_EN_AGE = re.compile(r"(?i)\b(?:\w+-years?-old|aged \w+|\w+ years old)\b")
+_ZH_AGE = re.compile(r"[\d一二三四五六七八九十两]+岁")
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -26,19 +40,32 @@ def edits(draft: Draft) -> list[Edit]:
         tables = (ZH_RELATION_REPLACE, ZH_RELATION_INVENT)
     else:
         tables = (EN_RELATION_REPLACE, EN_RELATION_INVENT)
-    return (word_edits(draft, _own_words_first(draft, tables[0]), "replace", en_adapt=_fit)
-            + word_edits(draft, _own_words_first(draft, tables[1]), "invent", en_adapt=_fit))
+    out = []
+    for subtype, table in zip(("replace", "invent"), tables, strict=True):
+        out += [edit for edit in word_edits(draft, _stand_ins(draft, table), subtype,
+                                            en_adapt=_fit, zh_skip=_zh_title)
+                if _believable(draft, edit)]
+    return out
 
 
 def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     """None where an en relation word is part of a compound ("great-grandfather" cannot
-    become "great-mother") or a title before a name ("Aunt Mabry", "Master Pryce")."""
+    become "great-mother"), a title before a name ("Aunt Mabry", "Mother Mabry"), or inside
+    the writer's parenthetical aside."""
     if sentence[start - 1 : start] == "-" or sentence[end : end + 1] == "-":
         return None
     word = sentence[start:end]
-    if start > 0 and word.istitle() and re.match(r"\s+[A-Z][a-z]", sentence[end:]):
+    if word.istitle() and re.match(r"\s+[A-Z][a-z]", sentence[end:]):
+        return None
+    if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
     return new
+
+
+def _zh_title(tokens: list[str], t: int) -> bool:
+    """Is token ``t`` inside a parenthetical aside (（…）)?"""
+    before = "".join(tokens[:t])
+    return before.count("（") > before.count("）") or before.count("(") > before.count(")")
 
 
 def gender(word: str, zh: bool) -> str | None:
@@ -53,34 +80,124 @@ def gender(word: str, zh: bool) -> str | None:
     return "f" if word in EN_FEMALE_RELATIONS else None
 
 
+def generation(word: str, zh: bool) -> int | None:
+    """The relation word's generation from the person it relates to (+1 a parent's, -1 a
+    child's, 0 one's own), or None when it says none (a teacher, a servant)."""
+    if zh:
+        return ZH_RELATION_GENERATIONS.get(word)
+    return EN_RELATION_GENERATIONS.get(word.lower())
+
+
 def _same_gender(a: str, b: str, zh: bool) -> bool:
-    ga, gb = gender(a, zh), gender(b, zh)
-    return ga is None or gb is None or ga == gb
+    """Does ``b`` keep what ``a`` says of a person's gender (and add none it does not)?"""
+    return gender(a, zh) == gender(b, zh) or gender(b, zh) is None
 
 
-def _own_words_first(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
-    """The table with each word's replacements narrowed to relation words the summary itself
+def _near_generation(a: str, b: str, zh: bool, same: bool) -> bool:
+    ga, gb = generation(a, zh), generation(b, zh)
+    if ga is None or gb is None:
+        return True
+    return ga == gb if same else abs(ga - gb) <= 1
+
+
+def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The table with each word's replacements drawn from relation words the summary itself
     uses elsewhere, when it uses any (a swap between the writer's own words leaves no new
-    word behind); else to those of the table's replacements that the book uses (the window's
-    kinship and title entities, counted in its article); else the table's own replacements."""
-    words = _relation_words(draft)
+    word behind); else from those the book's summaries use (``draft.vocabulary``) or that the
+    window names as kin (its kinship and title entities); else, where the book's summaries
+    are not known well enough to tell, the table's own replacements."""
+    own = _relation_words(draft, lambda w: _in_summary(draft, w))
+    known = draft.vocabulary is not None and draft.vocabulary.enough
     books = {e["name"] for e in draft.entities if e["type"] in ("kinship", "title")}
+    in_book = _relation_words(draft, lambda w: (known and w in draft.vocabulary)
+                              or w in books or w.rstrip("s") in books)
     out = {}
     for word, replacements in table.items():
-        own = [w for w in words if w != word and _same_number(w, word, draft.zh)
-               and _same_gender(w, word, draft.zh)]
-        in_book = [w for w in replacements if w in books or w.rstrip("s") in books]
-        out[word] = own or in_book or list(replacements)
+        def fits(w: str, word=word) -> bool:
+            return w != word and _same_number(w, word, draft.zh) \
+                and _same_gender(word, w, draft.zh) \
+                and _near_generation(word, w, draft.zh, same=False)
+        out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
+            [] if known else [w for w in replacements if fits(w)])
     return out
 
 
-def _relation_words(draft: Draft) -> list[str]:
-    known = {w for table in (ZH_RELATION_REPLACE, ZH_RELATION_INVENT,
-                             EN_RELATION_REPLACE, EN_RELATION_INVENT)
-             for w in table}
-    if draft.zh:
-        return sorted(w for w in known if len(w) > 1 and w in draft.summary)
-    return sorted(known & set(re.findall(r"[a-zé]+", draft.summary.lower())))
+def _believable(draft: Draft, edit: Edit) -> bool:
+    """Does the new relation word keep the generation (the same one where the sentence states
+    an age), agree with the gender known of the person it names, and stay new to the
+    sentence?"""
+    old_sentence, new_sentence = edit.original_span, edit.hallucinated_span
+    start = _common_prefix(old_sentence, new_sentence)
+    old_word, new_word = _word_at(old_sentence, start, draft.zh), _word_at(new_sentence, start,
+                                                                             draft.zh)
+    if not old_word or not new_word:
+        return True
+    if _count(old_sentence, new_word, draft.zh) > 0:
+        return False  # the sentence names that relation already: 父亲把纸铺给了父亲
+    aged = bool((_ZH_AGE if draft.zh else _EN_AGE).search(old_sentence))
+    if not _near_generation(old_word, new_word, draft.zh, same=aged):
+        return False
+    named = _named_gender(draft, new_sentence, start + len(new_word))
+    return named is None or gender(new_word, draft.zh) in (None, named)
+
+
+def _named_gender(draft: Draft, sentence: str, end: int) -> str | None:
+    """The gender the window's entities give the person named right after ``end`` ("his
+    cousin Mabry", 表妹周杏儿)."""
+    rest = sentence[end:].lstrip(" ,")
+    for entity in draft.entities:
+        if entity.get("gender") and entity["type"] == "person" and rest.startswith(
+                entity["name"]):
+            return entity["gender"]
+    return None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _word_at(sentence: str, start: int, zh: bool) -> str:
+    """The relation word that starts at or just before ``start`` (the first changed
+    character)."""
+    known = _all_relation_words()
+    if zh:
+        for length in range(7, 0, -1):
+            for a in range(max(0, start - length + 1), start + 1):
+                if sentence[a : a + length] in known:
+                    return sentence[a : a + length]
+        return ""
+    m = re.search(r"[A-Za-zé'-]*$", sentence[:start])
+    word = (m.group() if m else "") + re.match(r"[A-Za-zé' -]*", sentence[start:]).group()
+    word = word.strip().lower()
+    while word and word not in known:
+        word = word.rsplit(" ", 1)[0] if " " in word else ""
+    return word
+
+
+def _count(sentence: str, word: str, zh: bool) -> int:
+    if zh:
+        return sentence.count(word)
+    return len(re.findall(rf"(?i)\b{re.escape(word)}\b", sentence))
+
+
+def _all_relation_words() -> set[str]:
+    return {w for table in (ZH_RELATION_REPLACE, ZH_RELATION_INVENT, EN_RELATION_REPLACE,
+                            EN_RELATION_INVENT)
+            for key, values in table.items() for w in (key, *values)}
+
+
+def _in_summary(draft: Draft, word: str) -> bool:
+    return word in draft.summary if draft.zh else word in draft.lower_words
+
+
+def _relation_words(draft: Draft, keep) -> list[str]:
+    known = {w for table in ((ZH_RELATION_REPLACE, ZH_RELATION_INVENT) if draft.zh else
+                             (EN_RELATION_REPLACE, EN_RELATION_INVENT))
+             for key, values in table.items() for w in (key, *values)}
+    return sorted(w for w in known if (len(w) > 1 or not draft.zh) and keep(w))
 
 
 def _same_number(a: str, b: str, zh: bool) -> bool:
