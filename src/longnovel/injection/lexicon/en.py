@@ -209,6 +209,9 @@ EN_OBJECT_TO_INFINITIVE_VERBS = {"invite", "warn", "ask", "tell", "beg", "order"
 # Verb and object or particle that make one idiom, whose verb does not swap alone ("sent word",
 # "nursed him back to health", "helped him up").
 EN_FIXED_OBJECTS = {"word", "for", "suit", "place", "part", "care", "hold", "heed", "notice"}
+# Verbs whose object needs a clause after it ("warned him to leave", "warned him that", "warned
+# him of"), never a bare place or time ("warns Billy on a trip").
+EN_CLAUSE_OBJECT_VERBS = {"warn"}
 EN_PARTICLES = {"back", "up", "down", "off", "out", "away", "over", "aside", "along", "around",
                 "round", "through", "forth", "together", "apart"}
 EN_EVENT_OUTCOMES = {
@@ -285,39 +288,6 @@ EN_NEGATED_AUXILIARIES = {
     "shouldn't": "should", "mustn't": "must", "hasn't": "has", "haven't": "have",
     "hadn't": "had",
 }
-EN_IRREGULAR_PAST = {
-    "go": "went", "see": "saw", "tell": "told", "take": "took", "give": "gave", "find": "found",
-    "leave": "left", "come": "came", "make": "made", "say": "said", "know": "knew",
-    "think": "thought", "meet": "met", "run": "ran", "write": "wrote", "become": "became",
-    "fall": "fell", "keep": "kept", "bring": "brought", "buy": "bought", "send": "sent",
-    "hear": "heard", "feel": "felt", "win": "won", "lose": "lost", "begin": "began",
-    "get": "got", "hold": "held", "stand": "stood", "sit": "sat", "speak": "spoke",
-    "break": "broke", "choose": "chose", "forget": "forgot", "forgive": "forgave", "pay": "paid",
-    "sell": "sold", "teach": "taught", "catch": "caught", "fight": "fought",
-    "understand": "understood", "have": "had", "do": "did", "be": "was", "eat": "ate",
-    "drink": "drank", "sing": "sang", "swim": "swam", "wear": "wore", "hide": "hid",
-    "ride": "rode", "rise": "rose", "drive": "drove", "throw": "threw", "grow": "grew",
-    "draw": "drew", "fly": "flew", "steal": "stole", "tear": "tore", "wake": "woke",
-    "shake": "shook", "strike": "struck", "lead": "led", "read": "read", "put": "put",
-    "let": "let", "cut": "cut", "shut": "shut", "hurt": "hurt", "set": "set", "lend": "lent",
-    "spend": "spent", "build": "built", "seek": "sought", "sleep": "slept", "weep": "wept",
-    "flee": "fled", "feed": "fed", "bear": "bore", "swear": "swore", "lie": "lay",
-    "mean": "meant", "lay": "laid", "wind": "wound", "bind": "bound", "grind": "ground",
-    "swing": "swung", "sting": "stung", "stick": "stuck", "dig": "dug", "light": "lit",
-    "slide": "slid", "spin": "spun", "sweep": "swept", "shoot": "shot", "bite": "bit",
-    "hang": "hung", "freeze": "froze", "ring": "rang", "sink": "sank", "spring": "sprang",
-    "shine": "shone", "blow": "blew", "bend": "bent", "deal": "dealt", "creep": "crept",
-    "kneel": "knelt", "leap": "leapt", "quit": "quit", "forbid": "forbade", "arise": "arose",
-    "awake": "awoke", "dive": "dove", "bleed": "bled", "breed": "bred", "cast": "cast",
-    "cost": "cost", "hit": "hit", "split": "split", "spread": "spread", "sew": "sewed",
-}
-EN_PARTICIPLES = {"been", "gone", "seen", "done", "taken", "given", "told", "made", "left",
-                  "found", "become", "come", "written", "known", "lost", "won", "sent", "heard",
-                  "fallen", "kept", "brought", "met", "begun", "spoken", "chosen", "forgotten",
-                  "forgiven", "paid", "sold", "taught", "caught", "fought", "understood", "had"}
-EN_NOT_VERBS_ED = {"need", "feed", "seed", "speed", "bed", "red", "hundred", "indeed", "sacred",
-                   "naked", "wicked", "beloved", "aged", "ragged", "learned", "blessed",
-                   "crooked", "rugged", "wretched", "bred", "shed", "led", "fled", "sled"}
 EN_NEVER_SKIP = {"always", "perhaps", "afterwards", "sometimes", "towards", "nevertheless",
                  "thus", "unless", "besides", "was", "is", "has", "as", "his", "this", "its",
                  "us", "yes", "less", "across", "alas", "whereas", "likewise", "also"}

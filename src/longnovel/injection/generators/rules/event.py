@@ -10,6 +10,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, own_words_first, word_edits
 from longnovel.injection.lexicon.en import (
     EN_BARE_INFINITIVE_VERBS,
+    EN_CLAUSE_OBJECT_VERBS,
     EN_EVENT_OUTCOMES,
     EN_EVENT_VERBS,
     EN_FIXED_OBJECTS,
@@ -132,6 +133,8 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         return "bare infinitive"
     if nxt and nxt.group(1) in EN_FIXED_OBJECTS:
         return "idiom"
+    if re.match(r"\s+(?:at\s+|to\s+|with\s+)?(?:himself|herself|themselves|itself)\b", rest):
+        return "reflexive"  # "laughed at himself" is no "shouted at himself"
     particle = _PARTICLE_AFTER.match(rest)
     if particle and particle.group(1) in EN_PARTICLES:
         return "particle"
@@ -143,8 +146,14 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
     m = _OBJECT_TO_INFINITIVE.match(rest)
     if m and is_base_verb(m.group(1)) and new_lemma not in EN_OBJECT_TO_INFINITIVE_VERBS:
         return "object and to-infinitive"
-    if new.split()[-1] in EN_PARTICLES and re.match(r"\s+(?:him|her|them|me|us|it)\b", rest):
-        return "particle before a pronoun"  # "pushed away him"
+    if new.split()[-1] in EN_PARTICLES and not re.match(
+            r"\s*(?:[,.;:!?]|$|(?:to|at|from|towards?|and|when|before|after|as)\b)", rest):
+        return "particle before a complement"  # "pushed away him", "turns back home"
+    if new.split()[0] in ("is", "was", "are", "were") and re.match(r"\s+by\b", rest):
+        return "passive before by"  # "escapes by becoming invisible": no "is caught by"
+    if new_lemma in EN_CLAUSE_OBJECT_VERBS and not re.match(
+            rf"\s+{_OBJECT}\s+(?:to\s+[a-z]+|that|of|about|against|not)\b", rest):
+        return "object without its clause"  # "invites Billy on a trip" -> "warns Billy on"
     return None
 
 

@@ -9,15 +9,13 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
-    EN_IRREGULAR_PAST,
     EN_NEGATED_AUXILIARIES,
     EN_NEVER_SKIP,
-    EN_NOT_VERBS_ED,
-    EN_PARTICIPLES,
     EN_STOPWORDS,
 )
 from longnovel.injection.lexicon.zh import ZH_MODALS, ZH_NEGATED_WORDS, ZH_VERB_HEADS
-from longnovel.injection.nlp.inflect import is_base_verb, verb_lemmas
+from longnovel.injection.nlp import inflect
+from longnovel.injection.nlp.inflect import is_base_verb, verb_lemma, verb_lemmas
 from longnovel.injection.nlp.text import changed_parts, match_case
 from longnovel.injection.nlp.zh.segment import tagged_words
 
@@ -102,7 +100,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes += [("affirm", s) for s in _zh_affirmations(tagged)]
         else:
             style = _en_style(draft)
-            changes = [("negate", s) for s in _en_negations(sentence, style)]
+            changes = [("negate", s) for s in _en_negations(sentence, style,
+                                                            _en_negating_verbs(draft))]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
@@ -134,12 +133,35 @@ def _en_style(draft: Draft) -> tuple[bool, bool, bool]:
     return draft.memo("negation_style", style)
 
 
-def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False, True)
-                  ) -> list[str]:
+# The verbs a writer may negate with ("Ralph fails to make", "Ralph refused to go"), used only
+# where the book's summaries write them: the same "does not" everywhere is a tell too.
+_EN_NEGATING_VERBS = {"fail": ("fails", "failed"), "refuse": ("refuses", "refused")}
+
+
+def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
+    """The lemmas of ``_EN_NEGATING_VERBS`` whose "<verb> to" the summary writes, or whose
+    forms the book's summaries use."""
+    def find() -> tuple[str, ...]:
+        vocabulary = draft.vocabulary
+        known = vocabulary is not None and vocabulary.enough
+        return tuple(lemma for lemma, forms in _EN_NEGATING_VERBS.items()
+                     if re.search(rf"\b(?:{'|'.join(forms)}) to\b", draft.summary)
+                     or known and all(form in vocabulary for form in forms))
+    return draft.memo("negating_verbs", find)
+
+
+# A clause inside a question word or a relative pronoun ("what Vell would do", "which he said
+# were found"): its verb is not the sentence's statement, and negating it reads oddly.
+_EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever)\s+(?:\w+\s+){0,2}$")
+
+
+def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False, True),
+                  negating_verbs: tuple[str, ...] = ()) -> list[str]:
     contracted, writes_never, does_support = style
     out = []
     def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
-        return bool(_EN_BEFORE_CLAUSE.search(sentence[:at]))
+        return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
+            bool(_EN_EMBEDDED.search(sentence[:at]))
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()):
@@ -149,6 +171,8 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
             continue
         if m.group().lower() in _MODALS and not _verb_follows(sentence[m.end():]):
             continue  # "her last will and apparel", "with all his might": no modal there
+        if re.match(r"\s+(?:only|just|merely|even|also)\b", sentence[m.end():]):
+            continue  # "was not only nine days old" reads "not only ... but also"
         out.append(_negated_aux(sentence, m, contracted))
     for m in _EN_PERFECT.finditer(sentence):
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
@@ -162,12 +186,28 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
             if writes_never:
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
+            for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
+                verb = _negating_verb(m.group(2), lemma)
+                if verb:
+                    out.append(splice(sentence, m.start(2), m.end(2), verb))
     return out
+
+
+def _negating_verb(verb: str, lemma: str) -> str | None:
+    """``verb`` as "<lemma> to <its base form>", in its tense ("makes" -> "fails to make",
+    "went" -> "failed to go"), or None where the verb is no past or third person form."""
+    base = verb_lemma(verb)
+    if base is None or base in ("be", "have", lemma):
+        return None
+    tag = "VBZ" if inflect.third_person(verb) == verb else "VBD"
+    negating = inflect.inflected(lemma, tag)
+    return f"{negating} to {base}" if negating else None
 
 
 # A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
 # between): its verb is not negated ("before she cannot answer" is no English).
-_EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est)\b[^,;:.]*$")
+_EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|"
+                               r"[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
 
@@ -217,60 +257,61 @@ def _do_support(verb: str, contracted: bool) -> str | None:
 
 
 def _is_participle(word: str) -> bool:
-    return word in EN_PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+    """Is ``word`` a verb's past participle ("been", "walked", "led"), by lemminflect?"""
+    return inflect.past_participle(word) == word
 
 
 def _is_finite_verb(word: str) -> bool:
+    """Is ``word`` a verb in the simple past or the third person present ("went", "makes"),
+    by lemminflect (no guessing at "-ed" or "-s": "hundred", "towards" are none)?"""
     if word in EN_NEVER_SKIP or word in EN_AUXILIARIES or \
             word in ("has", "had", "did", "does"):
         return False
-    if word in EN_IRREGULAR_PAST.values() and word not in ("read", "put", "set", "cut"):
-        return True
-    if word.endswith("ed"):
-        return len(word) > 4 and word not in EN_NOT_VERBS_ED
-    return word.endswith("s") and not word.endswith(("ss", "us", "is", "ous")) and len(word) > 3
+    if verb_lemma(word) is None:
+        return False
+    return word in (inflect.past_tense(word), inflect.third_person(word))
 
 
 def _en_affirmations(sentence: str) -> list[str]:
     out = []
     for m in _EN_DO_NOT.finditer(sentence):
         verb = m.group(2)
+        if not _affirmable(sentence, m.end()) or verb_lemma(verb) is None:
+            continue
         new = past_tense(verb) if m.group(1) == "did" else verb
         new = third_person(verb) if m.group(1) == "does" else new
         out.append(splice(sentence, m.start(), m.end(), new))
-    for m in _EN_AUX_NOT.finditer(sentence):
-        out.append(splice(sentence, m.start(), m.end(), m.group(1)))
-    for m in _EN_CONTRACTED.finditer(sentence):
-        positive = EN_NEGATED_AUXILIARIES[m.group().lower()]
-        out.append(splice(sentence, m.start(), m.end(), match_case(m.group(), positive)))
-    for m in _EN_NEVER.finditer(sentence):
-        out.append(splice(sentence, m.start(), m.end(), ""))
+    for pattern, positive in ((_EN_AUX_NOT, lambda m: m.group(1)),
+                              (_EN_CONTRACTED, lambda m: match_case(
+                                  m.group(), EN_NEGATED_AUXILIARIES[m.group().lower()])),
+                              (_EN_NEVER, lambda m: "")):
+        for m in pattern.finditer(sentence):
+            if _affirmable(sentence, m.end()):
+                out.append(splice(sentence, m.start(), m.end(), positive(m)))
     return out
 
 
+# After a negation, what makes it part of the sense rather than a statement to reverse: "not
+# ... until spring" (it sits in spring; "would sit until spring" says another thing badly),
+# a reason given in the conditional ("could not ring the bell, because it would have told"),
+# and a question after it ("don't know if" is no "know if").
+_EN_NEGATION_BOUND = re.compile(r"(?i)^[^,;.]*\b(?:until|till)\b|\bwould have\b"
+                                r"|^\s*\w+\s+(?:if|whether)\b")
+
+
+def _affirmable(sentence: str, end: int) -> bool:
+    """May the negation that ends at ``end`` be taken out?"""
+    return not _EN_NEGATION_BOUND.search(sentence[end:])
+
+
 def past_tense(verb: str) -> str:
-    """Simple past of an en base verb (irregular list, then spelling rules)."""
-    if verb in EN_IRREGULAR_PAST:
-        return EN_IRREGULAR_PAST[verb]
-    if verb.endswith("e"):
-        return verb + "d"
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ied"
-    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", verb):
-        return verb + verb[-1] + "ed"
-    return verb + "ed"
+    """Simple past of an en base verb, by lemminflect ("go" -> "went")."""
+    return inflect.past_tense(verb) or verb
 
 
 def third_person(verb: str) -> str:
-    """Third person singular present of an en base verb."""
-    special = {"have": "has", "be": "is", "do": "does", "go": "goes"}
-    if verb in special:
-        return special[verb]
-    if re.search(r"(s|sh|ch|x|z|o)$", verb):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ies"
-    return verb + "s"
+    """Third person singular present of an en base verb, by lemminflect ("go" -> "goes")."""
+    return inflect.third_person(verb) or verb
 
 
 # --- zh -----------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ or an acquaintance turned into kin the book never mentions (``invent``: friend -
 A stand-in must read as the writer's own and as something a reader could believe: a relation
 word the summary, or else the book's summaries, already use ("stepfather" or "cousins" that no
 summary of the book writes give the change away), of the same gender as the person it names
-("his son Pell" never becomes "his daughter Pell"; "friend" never "mother"), of the same or a
-neighbouring generation (and the same one where an age is stated: "十三岁的表妹" is no 姑姑),
+("his son Pell" never becomes "his daughter Pell"; "friend" never "mother"), of the same
+generation ("十三岁的表妹" is no 姑姑, "Sim's mother and father" no "mother and husband"),
 not one the sentence already uses ("怕父亲把纸铺给了父亲"), and never a title in a name
 ("Mother Mabry", "Brother Jonathan") or words in an aside of the writer's.
 """
@@ -30,9 +30,6 @@ from longnovel.injection.lexicon.zh import (
     ZH_RELATION_INVENT,
     ZH_RELATION_REPLACE,
 )
-
-_EN_AGE = re.compile(r"(?i)\b(?:\w+-years?-old|aged \w+|\w+ years old)\b")
-_ZH_AGE = re.compile(r"[\d一二三四五六七八九十两]+岁")
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -59,7 +56,17 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
+    if not _EN_OWNER_BEFORE.search(sentence[:start]) and not _EN_OWNER_AFTER.match(
+            sentence[end:]):
+        return None  # "catch a husband" names no one's husband: no relation to change
     return new
+
+
+# Whose relation it is: a possessive before the word ("his", "Sim's", "her younger") or "of"/
+# "to" after it ("the wife of Joe", "husband to Marge").
+_EN_OWNER_BEFORE = re.compile(r"(?i)\b(?:his|her|their|my|our|your|its|\w+['’]s?)\s+"
+                              r"(?:\w+\s+)?$")
+_EN_OWNER_AFTER = re.compile(r"\s+(?:of|to)\s")
 
 
 def _zh_title(tokens: list[str], t: int) -> bool:
@@ -93,7 +100,9 @@ def _same_gender(a: str, b: str, zh: bool) -> bool:
     return gender(a, zh) == gender(b, zh) or gender(b, zh) is None
 
 
-def _near_generation(a: str, b: str, zh: bool, same: bool) -> bool:
+def _near_generation(a: str, b: str, zh: bool, same: bool = True) -> bool:
+    """Do ``a`` and ``b`` name the same generation ("father" and "uncle", not "father" and
+    "husband": "Sim's mother and husband")? ``same=False`` allows one generation apart."""
     ga, gb = generation(a, zh), generation(b, zh)
     if ga is None or gb is None:
         return True
@@ -116,16 +125,15 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
         def fits(w: str, word=word) -> bool:
             return w != word and _same_number(w, word, draft.zh) \
                 and _same_gender(word, w, draft.zh) \
-                and _near_generation(word, w, draft.zh, same=False)
+                and _near_generation(word, w, draft.zh)
         out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
             [] if known else [w for w in replacements if fits(w)])
     return out
 
 
 def _believable(draft: Draft, edit: Edit) -> bool:
-    """Does the new relation word keep the generation (the same one where the sentence states
-    an age), agree with the gender known of the person it names, and stay new to the
-    sentence?"""
+    """Does the new relation word keep the generation, agree with the gender known of the
+    person it names, and stay new to the sentence?"""
     old_sentence, new_sentence = edit.original_span, edit.hallucinated_span
     start = _common_prefix(old_sentence, new_sentence)
     old_word, new_word = _word_at(old_sentence, start, draft.zh), _word_at(new_sentence, start,
@@ -134,8 +142,7 @@ def _believable(draft: Draft, edit: Edit) -> bool:
         return True
     if _count(old_sentence, new_word, draft.zh) > 0:
         return False  # the sentence names that relation already: 父亲把纸铺给了父亲
-    aged = bool((_ZH_AGE if draft.zh else _EN_AGE).search(old_sentence))
-    if not _near_generation(old_word, new_word, draft.zh, same=aged):
+    if not _near_generation(old_word, new_word, draft.zh):
         return False
     named = _named_gender(draft, new_sentence, start + len(new_word))
     return named is None or gender(new_word, draft.zh) in (None, named)

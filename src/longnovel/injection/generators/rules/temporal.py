@@ -12,6 +12,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
+from longnovel.injection.lexicon.en import EN_HONORIFICS, EN_STOPWORDS
 from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
@@ -50,6 +51,51 @@ def points_back(sentence: str, zh: bool) -> bool:
     return bool(_EN_POINTS_BACK.match(text))
 
 
+_EN_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|her|his|hers|they|them|their|himself|herself)\b")
+_ZH_PRONOUN = re.compile(r"[他她]")
+
+
+def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
+    """Does ``second`` hold a pronoun whose person ``first`` may be the only one to name
+    ("Oakes chaired it. Wren had given her the letter": "her" is Oakes)? Then ``second``
+    cannot go ahead of ``first``."""
+    pronoun = (_ZH_PRONOUN if draft.zh else _EN_PRONOUN).search(second)
+    if not pronoun:
+        return False
+    people = set(draft.names("person"))
+    if not draft.zh:  # names the entity list may lack: capitalized words inside the sentence
+        people.update(w for w in re.findall(r"(?<=\s)[A-Z][a-z]+", first + " " + second)
+                      if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
+    if not _object(second, pronoun) and any(name in second[: pronoun.start()]
+                                            for name in people):
+        return False  # "Then Orrin came down to his quay": "his" has Orrin before it
+    return any(name in first and name not in second for name in people)
+
+
+def _introduced_in(first: str, second: str) -> bool:
+    """Does ``first`` introduce what ``second`` then refers back to: "A man comes out ...
+    The man realizes", "Asa Graybar is ... Asa can serve" (en)?"""
+    for noun in re.findall(r"\b[Aa]n? ([a-z]+)\b", first):
+        if re.search(rf"\b[Tt]he {noun}\b", second):
+            return True
+    for given, _ in re.findall(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b", first):
+        if given not in EN_STOPWORDS and given not in EN_HONORIFICS and \
+                re.search(rf"\b{given}\b(?! [A-Z])", second):
+            return True
+    return False
+
+
+def _object(sentence: str, pronoun: re.Match) -> bool:
+    """Is the pronoun an object ("gave him", "gave her the letter"), which never names the
+    subject before it? ("her" before a lower-case word is taken as a possessive.)"""
+    word = pronoun.group().lower()
+    if word in ("him", "them"):
+        return True
+    following = re.match(r"\s+([A-Za-z]+)", sentence[pronoun.end():])
+    return word == "her" and (not following or not following.group(1)[0].islower()
+                              or following.group(1) in ("the", "a", "an", "to", "that"))
+
+
 def _same_paragraph(draft: Draft, i: int) -> bool:
     return "\n" not in draft.summary[draft.spans[i][1] : draft.spans[i + 1][0]]
 
@@ -60,6 +106,8 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     in place) ahead of the first."""
     opener, rest = split_opener(second, draft.zh)
     if points_back(first, draft.zh) or points_back(rest, draft.zh):
+        return None
+    if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
         return None
     if opener and opens_with_time(first, draft.zh):
         return None  # "Then on the ninth, ..." doubles the time of the moved sentence
