@@ -77,12 +77,12 @@ def release_config(tmp: Path, run_dir: Path, **overrides) -> Path:
     return path
 
 
-def build(config: Path, **kwargs) -> None:
-    """Build every stage of ``config`` quietly."""
+def build(config: Path, tiers: list[str] | None = None, **kwargs) -> None:
+    """Build every stage of ``config`` quietly (only ``tiers`` when given)."""
     from longnovel.config import load_config
     from longnovel.pipeline import Pipeline
 
-    Pipeline(load_config(config), progress=False).build(log=lambda m: None, **kwargs)
+    Pipeline(load_config(config), tiers, progress=False).build(log=lambda m: None, **kwargs)
 
 
 def ingest(config: Path, *extra: str):

@@ -19,7 +19,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "21"
+CODE_VERSION = "22"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -67,13 +67,20 @@ def run(ctx: StageContext) -> StageResult:
             for (book, index), found in by_unit.items() for e in found)
         vocabularies = eng.book_vocabularies(ctx.iter_batches(
             UNITS, ["book_id", "language", "summary"], batch_size=1024), windows)
-        engine = eng.Engine(inject, seed, WindowEntities(by_unit, windows), runner,
-                            vocabularies, articles=lambda ids: _articles(ctx, ids),
-                            progress=ctx.progress)
-        rows = eng.run_in_chunks(engine, eng.jobs(windows, inject, seed), writer.write_rows,
-                                 chunk=None if runner is not None else eng.RULES_CHUNK_JOBS)
-        rows += eng.light_rows(eng.rebalance(engine, windows, rows, inject.type_list()),
-                               writer.write_rows)
+        entities = WindowEntities(by_unit, windows)
+        rows, verified = [], {}
+        for tier in sorted({w["tier"] for w in windows}):
+            # a tier's own engine: nothing a generator remembers crosses tiers, so a tier's
+            # samples are the same whatever else is built
+            mine = [w for w in windows if w["tier"] == tier]
+            engine = eng.Engine(inject, seed, entities, runner, vocabularies,
+                                articles=lambda ids: _articles(ctx, ids), progress=ctx.progress)
+            found = eng.run_in_chunks(engine, eng.jobs(mine, inject, seed), writer.write_rows,
+                                      chunk=None if runner is not None else eng.RULES_CHUNK_JOBS)
+            rows += found + eng.light_rows(eng.rebalance(engine, mine, found, inject.type_list()),
+                                           writer.write_rows)
+            for type_id, counts in engine.verified.items():
+                verified.setdefault(type_id, Counter()).update(counts)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -81,7 +88,7 @@ def run(ctx: StageContext) -> StageResult:
             runner.close()
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
-    return _result(windows, rows, usage, failures, engine.verified, inject.type_list())
+    return _result(windows, rows, usage, failures, verified, inject.type_list())
 
 
 def _windows(ctx: StageContext) -> list[dict]:
