@@ -7,11 +7,13 @@ from longnovel.injection.generators.rules.generator import RulesGenerator
 from longnovel.injection.validate import validate
 
 
-def candidate_of(summary, language, entities, type_id, subtype, seed=13) -> Candidate:
+def candidate_of(summary, language, entities, type_id, subtype, seed=13,
+                 outside=()) -> Candidate:
     for attempt in range(40):
         # a new generator each time: the sub-type's seeded place, not one the ledger of the
         # attempts before moved (RulesGenerator.ledger)
-        out = RulesGenerator(seed).generate(summary, language, entities, type_id, attempt)
+        out = RulesGenerator(seed).generate(summary, language, entities, type_id, attempt,
+                                            outside=outside)
         assert not isinstance(out, NotApplicable), out
         if out.subtype == subtype:
             assert validate(out, language) is None, validate(out, language)

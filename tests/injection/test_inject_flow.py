@@ -139,10 +139,10 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
 
     class Spy(RulesGenerator):
         def generate(self, summary, language, entities, type_id, attempt=0, tried=(),
-                     book=""):
+                     book="", outside=()):
             seen.append(tuple(tried))
             return super().generate(summary, language, entities, type_id, attempt, tried,
-                                    book)
+                                    book, outside)
 
     class inject:  # the config's inject section
         generator, verify, max_retries = "rules", None, 2
@@ -214,11 +214,17 @@ def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
 
     from longnovel.injection.engine import book_vocabularies
 
-    units = pa.table({"book_id": ["a", "a", "z", "other"], "language": ["en", "en", "zh", "en"],
+    from longnovel.injection.engine import outside_units
+
+    units = pa.table({"book_id": ["a", "a", "z", "other"], "unit_index": [0, 1, 0, 0],
+                      "language": ["en", "en", "zh", "en"],
                       "summary": ["Wren rejected it.", "Kit sold a lamp.", "青禾回绝了。",
                                   "Nobody reads this."]})
     windows = [{"book_id": "a"}, {"book_id": "z"}]
-    found = book_vocabularies(units.to_batches(max_chunksize=2), windows)
-    assert set(found) == {"a", "z"}
+    found, summaries = book_vocabularies(units.to_batches(max_chunksize=2), windows)
+    assert set(found) == {"a", "z"} == set(summaries)
     assert "rejected" in found["a"] and "lamp" in found["a"] and "nobody" not in found["a"]
     assert "回绝" in found["z"] and "答应" not in found["z"]
+    # the rest of the book, outside a window, is where invented content comes from
+    window = {"book_id": "a", "unit_start": 1, "unit_end": 1}
+    assert outside_units(window, summaries) == ((True, "Wren rejected it."),)

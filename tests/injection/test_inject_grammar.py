@@ -8,6 +8,7 @@ import pytest
 
 from longnovel.injection.candidate import Candidate, NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.injection.validate import validate
 
 EN_PEOPLE = [{"name": n, "type": "person", "count": 3}
@@ -257,23 +258,25 @@ def test_zh_relation_stand_in_keeps_gender():
 
 def test_invented_cause_joins_the_two_sentences_and_tells_nothing_twice():
     generator = RulesGenerator(13)
-    summary = ("Orrin stays home because he is ill. Wren rang the bell at noon. "
-               "Jory left the tower at once.")
+    # the last event of one unit's summary and the first of the next: events of two units
+    summary = ("Orrin stays home because he is ill. Wren rang the bell at noon.\n\n"
+               "Jory left the tower at once. Mabry slept.")
     invented = [c for c in (generator.generate(summary, "en", EN_PEOPLE, "causal", attempt)
                             for attempt in range(6)) if c.subtype == "invent"]
     assert invented, "no invented cause"
     candidate = invented[0]
-    assert candidate.original_span == "Wren rang the bell at noon. Jory left the tower at once."
+    assert candidate.original_span == ("Wren rang the bell at noon.\n\n"
+                                       "Jory left the tower at once.")
     # the writer writes "because", never ", so": the join is the writer's
     assert candidate.summary == ("Orrin stays home because he is ill. Because Wren rang the "
-                                 "bell at noon, Jory left the tower at once.")
+                                 "bell at noon, Jory left the tower at once.\n\nMabry slept.")
     assert candidate.summary.count("rang the bell") == 1
     assert validate(candidate, "en") is None
 
 
 def test_invented_cause_keeps_the_times_of_both_sentences():
-    made = spans("Orrin stayed home, so Mabry cooked. On the ninth, Wren rang the bell. "
-                 "That night Jory left the tower.", "causal")
+    made = spans("Orrin stayed home, so Mabry cooked. On the ninth, Wren rang the bell.\n\n"
+                 "That night Jory left the tower. Mabry slept.", "causal")
     joined = {"On the ninth, because Wren rang the bell, that night Jory left the tower.",
               "On the ninth, Wren rang the bell, so that night Jory left the tower."}
     assert joined & set(made), made
@@ -311,16 +314,20 @@ def test_an_invented_cause_where_it_reads_as_one(summary, language):
 
 
 def invented_in(summary: str, language: str) -> list[str]:
-    """Original spans of the invented causes the rules offer for ``summary``, told after
+    """Original spans of the invented causes the rules offer for the two sentences of
+    ``summary`` told as the end of one unit's summary and the start of the next, after
     sentences in which the writer joins causes ("because", "so"; 所以, 因为)."""
-    uses = "橘子熟了，所以小满摘橘子。因为下雨，青禾回家。" if language == "zh" else \
+    zh = language == "zh"
+    uses = "橘子熟了，所以小满摘橘子。因为下雨，青禾回家。" if zh else \
         "Orrin stays home because he is ill, so Mabry cooks. "
-    generator, people = RulesGenerator(13), ZH_PEOPLE if language == "zh" else EN_PEOPLE
+    first, second = split_sentences(summary, language)
+    text = uses + first + "\n\n" + second + ("青禾睡了。" if zh else " Mabry slept.")
+    generator, people = RulesGenerator(13), ZH_PEOPLE if zh else EN_PEOPLE
     out = []
     for attempt in range(12):
-        candidate = generator.generate(uses + summary, language, people, "causal", attempt)
+        candidate = generator.generate(text, language, people, "causal", attempt)
         if isinstance(candidate, Candidate) and candidate.subtype == "invent":
-            out.append(candidate.original_span)
+            out.append(candidate.original_span.replace("\n\n", "" if zh else " "))
     return out
 
 
@@ -365,7 +372,7 @@ def test_a_moved_cause_never_opens_with_a_word_pointing_back():
     """"because One was Ned Gallant" came from a sentence whose "One" meant one of two boats
     told of before it."""
     summary = ("Wren could not ring the tide-bell, because the ships would come in. Two boats "
-               "were waiting. One was Ned Gallant. Jory paid the fine.")
+               "were waiting.\n\nOne was Ned Gallant. Jory paid the fine.")
     made = spans(summary, "causal")
     assert made and not any("because One" in s or "because one" in s for s in made), made
     assert "Wren could not ring the tide-bell, because Jory paid the fine." in made

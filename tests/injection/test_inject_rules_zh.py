@@ -24,12 +24,9 @@ CASES = [
     ("polarity", "affirm", "青禾没有回家。小满没有说任何话。", "青禾没有回家。", "青禾回家了。"),
     ("event", "verb", "小满拥抱了青禾。", "小满拥抱了青禾。", "小满推开了青禾。"),
     ("event", "outcome", "最后韩石获释。", "最后韩石获释。", "最后韩石被拘押。"),
-    ("causal", "invent", "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。随后小满离开了墨坊。",
-     "青禾病倒在床。随后小满离开了墨坊。",
-     "青禾病倒在床，所以小满离开了墨坊。"),
     ("causal", "invert", "她因为思念家乡，所以整日哭泣。", "她因为思念家乡，所以整日哭泣。",
      "她因为整日哭泣，所以思念家乡。"),
-    ("causal", "replace", "顾衡山前往临川府卖墨。小满在院中读书。她因为思念家乡，所以整日哭泣。",
+    ("causal", "replace", "顾衡山前往临川府卖墨。\n\n小满在院中读书。她因为思念家乡，所以整日哭泣。",
      "她因为思念家乡，所以整日哭泣。", "她因为顾衡山前往临川府卖墨，所以整日哭泣。"),
 ]
 
@@ -60,25 +57,33 @@ def test_temporal_swap_keeps_the_connective(zh_entities):
     assert cand.summary == "小满离开了墨坊。随后青禾病倒在床上。"
 
 
-def test_fabrication_in_the_summarys_own_words(zh_entities):
-    summary = ("小满在松岭上遇见了青禾，两人聊了很久。天气渐渐冷了下来，山上的花也谢了。"
-               "韩石替小满收拾好了过冬的衣物，又把炭盆搬进了屋里。")
-    repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat")
-    assert repeat.summary == summary + "小满在松岭上遇见了青禾。"  # retold shortly
-    summary = "青禾把墨送到了临川府。天气渐渐冷了下来。韩石心中担心墨坊的生意。"
-    psychology = candidate_of(summary, "zh", zh_entities, "fabrication", "psychology")
-    assert psychology.original_span == ""
-    assert psychology.summary == ("青禾把墨送到了临川府。青禾心中担心墨坊的生意。"
-                                  "天气渐渐冷了下来。韩石心中担心墨坊的生意。")
-    cont = candidate_of(summary, "zh", zh_entities, "fabrication", "continue")
-    assert cont.hallucinated_span == "韩石把墨送到了临川府。"
-    assert cont.summary == summary + "韩石把墨送到了临川府。"
+def test_an_invented_cause_joins_the_last_event_of_one_unit_to_the_first_of_the_next(
+        zh_entities):
+    summary = "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。\n\n随后小满离开了墨坊。小满去了临川府。"
+    cand = candidate_of(summary, "zh", zh_entities, "causal", "invent")
+    assert cand.hallucinated_span == "青禾病倒在床，所以小满离开了墨坊。"
+    assert cand.summary == ("韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床，所以小满离开了墨坊。\n\n"
+                            "小满去了临川府。")
 
 
-def test_repeat_drops_the_date_and_takes_the_writers_opener(zh_entities):
-    summary = "二月初二清早，小满把墨送到了临川府。天气渐渐冷了下来。后来青禾在家里算账。"
-    repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat")
-    assert repeat.hallucinated_span == "后来小满把墨送到了临川府。"
+def test_no_invented_cause_between_two_steps_of_one_unit(zh_entities):
+    summary = "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。随后小满离开了墨坊。小满去了临川府。"
+    for attempt in range(6):
+        out = RulesGenerator(13).generate(summary, "zh", zh_entities, "causal", attempt)
+        assert isinstance(out, NotApplicable) or out.subtype != "invent"
+
+
+def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(zh_entities):
+    summary = "青禾把墨送到了临川府。小满在院中读书。天气渐渐冷了下来。韩石在院中磨墨。"
+    outside = ((True, "小满在松岭上烧了三年松烟。"), (False, "韩石心中担心墨坊的生意。韩石卖掉了烟房。"))
+    repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat", outside=outside)
+    assert repeat.summary == summary.replace("读书。", "读书。小满在松岭上烧了三年松烟。")
+    assert repeat.original_span == ""
+    cont = candidate_of(summary, "zh", zh_entities, "fabrication", "continue", outside=outside)
+    assert cont.summary == summary + "韩石卖掉了烟房。"
+    psychology = candidate_of(summary, "zh", zh_entities, "fabrication", "psychology",
+                              outside=outside)
+    assert psychology.summary == summary + "韩石心中担心墨坊的生意。"
 
 
 @pytest.mark.parametrize("type_id", ["number", "temporal", "causal", "relation"])

@@ -124,11 +124,17 @@ def check_row(row: dict) -> None:
         assert re.search(r"[.!?。！？…][\"'”’」』）*_)]*$", new[:at]), new[:at][-40:]
         assert len(sentences(new, lang)) == len(old_sentences) + 1
     elif row["type"] == "causal" and len(sentences(orig, lang)) == 2:
-        # an invented cause joins two neighbouring sentences of the original into one
+        # an invented cause joins the last sentence of one unit's summary and the first of
+        # the next (never two steps of one unit's story) into one, which ends the first
+        # unit's paragraph: the paragraphs stay
         first, second = sentences(orig, lang)
         k = old_sentences.index(first)
         assert row["subtype"] == "invent" and old_sentences[k + 1] == second, orig
-        assert _one_sentence(hall, lang) and new == old.replace(orig, hall, 1), hall
+        assert "\n" in orig[len(first):orig.index(second)], orig
+        assert _one_sentence(hall, lang), hall
+        assert "".join(new.replace(hall, "", 1).split()) == \
+            "".join(old.replace(orig, "", 1).split())
+        assert new.count("\n\n") == old.count("\n\n")
         assert len(sentences(new, lang)) == len(old_sentences) - 1
     else:
         assert orig in old_sentences, orig  # a whole sentence of the original summary

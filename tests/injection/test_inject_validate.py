@@ -74,16 +74,47 @@ def test_zh_candidate():
     assert validate(c, "zh") == "language_changed"
 
 
-def test_describe_names_both_sentences_in_the_sample_language():
+def test_a_reason_without_an_article_sets_the_change_against_the_reference_summary():
+    """Without an article passage a reason never claims what the article says."""
     c = Candidate("entity", "role_swap", "小满骗了韩石。", "韩石骗了小满。", "小满骗了韩石。",
                   "韩石骗了小满。", "rules")
-    assert describe(c, "zh") == "实体错误：摘要称“韩石骗了小满。”，但原文是“小满骗了韩石。”。"
+    assert describe(c, "zh") == "实体错误：摘要称“韩石骗了小满。”，而参考摘要是“小满骗了韩石。”。"
     e = cand(EN.replace("Mabry", "Orrin"), "Orrin walks to the house in the rain.",
              "Mabry walks to the house in the rain.")
     text = describe(e, "en")
-    assert text.startswith("Entity error: ") and '"Orrin walks' in text and '"Mabry walks' in text
+    assert text == ('Entity error: The summary says "Orrin walks to the house in the rain.", '
+                    'whereas the reference summary says "Mabry walks to the house in the rain.".')
     added = cand(EN + " X.", "X.", "", "fabrication", "continue")
-    assert "does not support" in describe(added, "en")
+    assert describe(added, "en").endswith('adds "X.", which the article does not tell.')
+
+
+ARTICLE = ("The wind rose at noon. Mabry put on her coat and walked to the house through the "
+           "rain, and the dog followed her. Orrin stayed by the fire all evening.")
+
+
+def test_a_reason_quotes_the_article_passage_the_original_sentence_rests_on():
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    e = cand(EN.replace("Mabry", "Orrin"), "Orrin walks to the house in the rain.",
+             "Mabry walks to the house in the rain.")
+    found = gold(e, "en", ArticleIndex(ARTICLE, "en"))
+    passage = ("Mabry put on her coat and walked to the house through the rain, and the dog "
+               "followed her.")
+    assert found.evidence == passage == ARTICLE[found.evidence_start:found.evidence_end]
+    assert found.reason == ('Entity error: The summary says "Orrin walks to the house in the '
+                            f'rain.", but the article says "{passage}".')
+
+
+def test_a_reason_quotes_nothing_when_no_passage_tells_the_original():
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    e = cand(EN.replace("Mabry", "Orrin"), "Orrin walks to the house in the rain.",
+             "Mabry walks to the house in the rain.")
+    found = gold(e, "en", ArticleIndex("Kit sold three lamps in the market. It was cold.", "en"))
+    assert "article says" not in found.reason and "reference summary says" in found.reason
+    assert (found.evidence, found.evidence_start, found.evidence_end) == ("", -1, -1)
 
 
 def test_split_edited_is_split_sentences_of_the_new_text():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -23,7 +24,11 @@ COLUMNS = {
     "hallucination_types": pa.list_(pa.string()), "reason": pa.string(),
     "subtype": pa.string(), "instruction": pa.string(), "input": pa.string(),
     "output": pa.string(), "reviewed": pa.bool_(), "review_note": pa.string(),
+    "evidence": pa.string(), "evidence_start": pa.int64(), "evidence_end": pa.int64(),
 }
+# what a gold reason attributes to the article
+ARTICLE_QUOTE = {"en": re.compile(r'but the article says "(.*)"\.$', re.S),
+                 "zh": re.compile(r"但原文是“(.*)”。$", re.S)}
 TYPES = {"entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication"}
 MARKER = {"en": "\n\nSummary:\n", "zh": "\n\n摘要：\n"}
 
@@ -55,6 +60,14 @@ def check_row(row: dict) -> None:
     assert output["score"] == row["score"] and output["reason"] == row["reason"]
     assert output.get("hallucination_types", []) == row["hallucination_types"]
     assert ("hallucination_types" in output) == (row["score"] < 3)
+    if row["evidence"]:  # the passage a reason rests on is the article's own text
+        assert row["article"][row["evidence_start"]:row["evidence_end"]] == row["evidence"]
+    else:
+        assert row["evidence_start"] == row["evidence_end"] == -1
+    quote = ARTICLE_QUOTE[row["language"]].search(row["reason"])
+    if quote:  # every quote a reason attributes to the article is in the article
+        assert " ".join(quote.group(1).split()) in " ".join(row["article"].split())
+        assert row["source"] == "injection" and row["evidence"]
     expected_prompt = "JSON" if row["language"] == "en" else "JSON 对象"
     assert expected_prompt in row["instruction"] and "0" in row["instruction"]
 

@@ -12,11 +12,15 @@ from collections.abc import Callable, Iterable
 
 from longnovel.injection.assign import assign_types, reassign
 from longnovel.injection.candidate import Candidate, NotApplicable
+from longnovel.injection.evidence import ArticleIndex
 from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.reasons import changed_sentences, gold
 from longnovel.injection.validate import validate
 from longnovel.taxonomy import TYPE_IDS
 
 RULES_CHUNK_JOBS = 512  # jobs the rules generator runs (and writes) at a time
+# Support (see ``evidence``) from which the article is taken to tell an invented sentence
+TOLD_SUPPORT = {"en": 0.6, "zh": 0.5}
 _LIGHT = ("window_id", "tier", "language", "type", "valid", "reject_reason")
 
 
@@ -46,19 +50,32 @@ def light_rows(rows: list[dict], write: Callable[[list[dict]], None]) -> list[di
     return [{k: r[k] for k in _LIGHT} for r in rows]
 
 
-def book_vocabularies(batches, windows: list[dict]) -> dict:
-    """book -> the ``Vocabulary`` of its unit summaries, for the books some window is of;
-    ``batches``: record batches of ``book_id, language, summary`` (``ingest/units.parquet``)."""
+def book_vocabularies(batches, windows: list[dict]) -> tuple[dict, dict]:
+    """(book -> the ``Vocabulary`` of its unit summaries, book -> [(unit index, unit summary)])
+    for the books some window is of; ``batches``: record batches of ``book_id, unit_index,
+    language, summary`` (``ingest/units.parquet``)."""
     from longnovel.injection.nlp.text import Vocabulary
 
     books = {w["book_id"] for w in windows}
-    out: dict = {}
+    vocabularies: dict = {}
+    summaries: dict[str, list[tuple[int, str]]] = {}
     for batch in batches:
-        for book, language, summary in zip(*(c.to_pylist() for c in batch.columns),
-                                           strict=True):
+        for book, index, language, summary in zip(*(c.to_pylist() for c in batch.columns),
+                                                  strict=True):
             if book in books:
-                out.setdefault(book, Vocabulary(language == "zh")).add(summary)
-    return out
+                vocabularies.setdefault(book, Vocabulary(language == "zh")).add(summary)
+                summaries.setdefault(book, []).append((index, summary))
+    return vocabularies, summaries
+
+
+def outside_units(window: dict, summaries: dict) -> tuple[tuple[bool, str], ...]:
+    """(earlier than the window?, summary) of the units of the window's book it does not
+    cover: the rest of the book, where invented content is drawn from."""
+    start, end = window.get("unit_start"), window.get("unit_end")
+    if start is None or end is None:
+        return ()
+    return tuple((index < start, text) for index, text in sorted(
+        summaries.get(window["book_id"], ())) if not start <= index <= end)
 # --- generation, validation, verification -------------------------------------------------
 
 
@@ -70,22 +87,30 @@ class Engine:
     VERIFY_WINDOWS = 32  # windows whose articles are in memory at once
 
     def __init__(self, inject, seed: int, entities, runner=None,
-                 vocabularies: dict | None = None,
+                 vocabularies: dict | None = None, summaries: dict | None = None,
                  articles: Callable[[set[str]], dict[str, str]] | None = None,
                  progress: Callable[..., Iterable] | None = None):
         """``inject``: the config's ``inject`` section; ``entities``: window id -> entities;
         ``runner``: the LLM runner (None for the rules without verification);
-        ``vocabularies``: book -> ``Vocabulary`` of its unit summaries; ``articles``: window
+        ``vocabularies``: book -> ``Vocabulary`` of its unit summaries; ``summaries``: book ->
+        its (unit index, unit summary); ``articles``: window
         ids -> their articles (for verification); ``progress(items, desc=, total=)``: wraps
         the rules' jobs in a progress bar."""
         self.inject, self.seed, self.entities, self.runner = inject, seed, entities, runner
         self.articles = articles
+        self.summaries = summaries or {}
+        self._outside: dict[str, tuple] = {}
         self.progress = progress or (lambda items, **_: items)
         self.rules = RulesGenerator(seed, vocabularies)
         self.verified: dict[str, Counter] = {}
+        # type -> rejected candidates by reason (every attempt's, not only the last)
+        self.rejected: dict[str, Counter] = {t: Counter() for t in TYPE_IDS}
+        self._indexes: ArticleIndexes | None = None
 
     def run(self, jobs: list[tuple[dict, str]]) -> list[dict]:
-        """One row per job: its last outcome and reason."""
+        """One row per job: its last outcome and reason, with the gold reason and evidence of
+        a valid one (read from the jobs' articles)."""
+        self._indexes = ArticleIndexes(self.articles, {w["window_id"]: w for w, _ in jobs})
         last: dict[int, tuple[object, str | None]] = {}
         tried: dict[int, list[str]] = {}  # the rules' rejected candidates, not offered again
         pending = list(range(len(jobs)))
@@ -95,15 +120,47 @@ class Engine:
             previous = [last[k][1] if k in last else None for k in pending]
             outcomes = self._generate([jobs[k] for k in pending], attempt, previous,
                                       [tried.get(k, ()) for k in pending])
-            for k, outcome in zip(pending, outcomes, strict=False):
+            for k, outcome in zip(pending, outcomes, strict=True):
+                if outcome[1] is None:
+                    outcome = (outcome[0], self._label_fault(jobs[k][0], outcome[0]))
+                    if outcome[1] is not None:
+                        self.rules.withdraw(outcome[0])
                 last[k] = outcome
+                if outcome[1] is not None:
+                    self.rejected[jobs[k][1]][outcome[1].split(":")[0]] += 1
                 if self.inject.generator == "rules" and isinstance(outcome[0], Candidate):
                     tried.setdefault(k, []).append(outcome[0].summary)
             if self.inject.verify:
                 self._verify(jobs, last, [k for k in pending if last[k][1] is None], attempt)
             pending = [k for k in pending if last[k][1] is not None
                        and not isinstance(last[k][0], NotApplicable)]
-        return [row(window, type_id, *last[k]) for k, (window, type_id) in enumerate(jobs)]
+        rows = [row(window, type_id, *last[k], self._indexes)
+                for k, (window, type_id) in enumerate(jobs)]
+        self._indexes = None
+        return rows
+
+    def outside(self, window: dict) -> tuple:
+        """``outside_units`` of ``window``, kept for the window's jobs."""
+        key = window["window_id"]
+        if key not in self._outside:
+            if len(self._outside) > 64:
+                self._outside.clear()
+            self._outside[key] = outside_units(window, self.summaries)
+        return self._outside[key]
+
+    def _label_fault(self, window: dict, candidate) -> str | None:
+        """Why a candidate's label would be wrong, read against the article: an invented
+        sentence that the article tells is no fabrication."""
+        if not isinstance(candidate, Candidate) or candidate.type != "fabrication":
+            return None
+        index = self._indexes.get(window["window_id"])
+        if index is None:
+            return None
+        _, added = changed_sentences(candidate, window["language"])
+        support = index.told(added)
+        if support >= TOLD_SUPPORT.get(window["language"], 0.5):
+            return f"told_in_article: support {support:.2f}"
+        return None
 
     def _generate(self, jobs, attempt: int, previous: list,
                   tried: list) -> list[tuple[object, str | None]]:
@@ -113,7 +170,8 @@ class Engine:
                     self.progress(jobs, desc="inject", total=len(jobs)), tried, strict=False):
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
-                                              attempt, before, window["book_id"])
+                                              attempt, before, window["book_id"],
+                                              self.outside(window))
                 reason = reject_reason(outcome, window["language"])
                 if reason is not None:
                     self.rules.withdraw(outcome)
@@ -185,17 +243,45 @@ def reject_reason(outcome: Candidate | NotApplicable, language: str) -> str | No
     return validate(outcome, language)
 
 
-def row(window: dict, type_id: str, outcome, reason: str | None) -> dict:
+def row(window: dict, type_id: str, outcome, reason: str | None,
+        indexes: ArticleIndexes | None = None) -> dict:
     row = {"window_id": window["window_id"], "tier": window["tier"],
            "language": window["language"], "type": type_id, "subtype": "",
            "original_summary": window["reference_summary"], "summary": "",
            "original_span": "", "hallucinated_span": "", "generator": "",
-           "valid": reason is None, "reject_reason": reason or ""}
+           "valid": reason is None, "reject_reason": reason or "",
+           "reason": "", "evidence": "", "evidence_start": -1, "evidence_end": -1}
     if isinstance(outcome, Candidate):
         row.update(subtype=outcome.subtype, summary=outcome.summary,
                    original_span=outcome.original_span,
                    hallucinated_span=outcome.hallucinated_span, generator=outcome.generator)
+        if reason is None:
+            index = indexes.get(window["window_id"]) if indexes is not None else None
+            found = gold(outcome, window["language"], index)
+            row.update(reason=found.reason, evidence=found.evidence,
+                       evidence_start=found.evidence_start, evidence_end=found.evidence_end)
     return row
+
+
+class ArticleIndexes:
+    """The ``ArticleIndex`` of each window of a run of jobs, built on first use from the
+    articles read once for the whole run (``articles``: window ids -> articles)."""
+
+    def __init__(self, articles: Callable[[set[str]], dict[str, str]] | None,
+                 windows: dict[str, dict]):
+        self._read, self._windows = articles, windows
+        self._texts: dict[str, str] | None = None
+        self._built: dict[str, ArticleIndex] = {}
+
+    def get(self, window_id: str) -> ArticleIndex | None:
+        if self._read is None:
+            return None
+        if self._texts is None:
+            self._texts = self._read(set(self._windows))
+        if window_id not in self._built and window_id in self._texts:
+            self._built[window_id] = ArticleIndex(self._texts[window_id],
+                                                  self._windows[window_id]["language"])
+        return self._built.get(window_id)
 
 
 def judge_reply(window: dict, target, result, model: str) -> tuple[object, str | None]:

@@ -130,6 +130,10 @@ COLUMN_DOCS = [
     ("output", "gold judgment as JSON: score, hallucination_types (if hallucinated), reason"),
     ("reviewed", "true when a human review corrected or confirmed the sample"),
     ("review_note", "the reviewer's note"),
+    ("evidence", "injections: the article passage the reason rests on (text of `article`), "
+                 "else empty"),
+    ("evidence_start", "offset of `evidence` in `article` (characters), -1 without one"),
+    ("evidence_end", "end offset of `evidence` in `article`, -1 without one"),
 ]
 
 

@@ -53,8 +53,10 @@ def sample_kind(types: list[str], subtype: str) -> str:
 
 
 def make_sample(window: dict, *, source: str, generator: str, summary: str, score: int,
-                types: list[str], reason: str, subtype: str = "") -> dict:
-    """One release row (without ``split``) for a window and a labelled summary."""
+                types: list[str], reason: str, subtype: str = "", evidence: str = "",
+                evidence_start: int = -1, evidence_end: int = -1) -> dict:
+    """One release row (without ``split``) for a window and a labelled summary; ``evidence``:
+    the article passage an injection's reason rests on, at ``evidence_start:evidence_end``."""
     language = window["language"]
     kept_types = list(types) if is_hallucinated(int(score)) else []
     row = {
@@ -64,7 +66,8 @@ def make_sample(window: dict, *, source: str, generator: str, summary: str, scor
         "title": window["title"], "n_tokens": int(window["n_tokens"]),
         "article": window["article"], "source": source, "generator": generator,
         "subtype": subtype, "instruction": instruction(language),
-        "reviewed": False, "review_note": "",
+        "reviewed": False, "review_note": "", "evidence": evidence,
+        "evidence_start": int(evidence_start), "evidence_end": int(evidence_end),
     }
     return relabel(row, summary=summary, score=score, types=types, reason=reason)
 

@@ -46,7 +46,8 @@ COLUMNS = [
     ("score", pa.int64()), ("hallucination_types", pa.list_(pa.string())),
     ("reason", pa.string()), ("subtype", pa.string()), ("instruction", pa.string()),
     ("input", pa.string()), ("output", pa.string()), ("reviewed", pa.bool_()),
-    ("review_note", pa.string()),
+    ("review_note", pa.string()), ("evidence", pa.string()), ("evidence_start", pa.int64()),
+    ("evidence_end", pa.int64()),
 ]
 SCHEMA = pa.schema(COLUMNS)
 
@@ -93,24 +94,19 @@ def with_article(row: dict, article_of, summaries=None) -> dict:
 def injection_samples(ctx: StageContext, windows: dict[str, dict]) -> list[dict]:
     if not ctx.exists("inject/injections.parquet"):
         return []
-    from longnovel.injection.candidate import Candidate
-    from longnovel.injection.reasons import describe
-
     samples = []
-    # Not original_summary: the sample's reason needs only the spans, and eight rows per
+    # Not original_summary: inject wrote the reason and its evidence, and eight rows per
     # window would each hold their own copy of the window's reference summary.
-    columns = ["window_id", "valid", "type", "subtype", "summary", "original_span",
-               "hallucinated_span", "generator"]
+    columns = ["window_id", "valid", "type", "subtype", "summary", "generator", "reason",
+               "evidence", "evidence_start", "evidence_end"]
     for number, row in _valid_rows(ctx, "inject/injections.parquet", columns):
         window = windows.get(row["window_id"])
         if window is None:
             continue
-        candidate = Candidate(original_summary="", **{k: row[k] for k in (
-            "type", "subtype", "summary", "original_span", "hallucinated_span", "generator")})
         sample = sample_of(
             window, source="injection", generator=row["generator"], summary=row["summary"],
-            score=2, types=[row["type"]], reason=describe(candidate, window["language"]),
-            subtype=row["subtype"])
+            score=2, types=[row["type"]], reason=row["reason"], subtype=row["subtype"],
+            **{k: row[k] for k in ("evidence", "evidence_start", "evidence_end")})
         samples.append({**sample, "summary": "", "_summary": number})  # see ``write_files``
     return samples
 

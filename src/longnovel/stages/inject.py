@@ -25,7 +25,8 @@ INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
         "window_id", "tier", "language", "type", "subtype", "original_summary", "summary",
         "original_span", "hallucinated_span", "generator")]
-    + [("valid", pa.bool_()), ("reject_reason", pa.string())])
+    + [("valid", pa.bool_()), ("reject_reason", pa.string()), ("reason", pa.string()),
+       ("evidence", pa.string()), ("evidence_start", pa.int64()), ("evidence_end", pa.int64())])
 ENTITIES = pa.schema([("book_id", pa.string()), ("unit_index", pa.int64()),
                       ("name", pa.string()), ("type", pa.string()), ("count", pa.int64())])
 UNITS = "ingest/units.parquet"
@@ -65,15 +66,15 @@ def run(ctx: StageContext) -> StageResult:
         ctx.writer("entities.parquet", ENTITIES, 1024).write_rows(
             {"book_id": book, "unit_index": index, **e}
             for (book, index), found in by_unit.items() for e in found)
-        vocabularies = eng.book_vocabularies(ctx.iter_batches(
-            UNITS, ["book_id", "language", "summary"], batch_size=1024), windows)
+        vocabularies, summaries = eng.book_vocabularies(ctx.iter_batches(
+            UNITS, ["book_id", "unit_index", "language", "summary"], batch_size=1024), windows)
         entities = WindowEntities(by_unit, windows)
-        rows, verified = [], {}
+        rows, verified, rejected = [], {}, {}
         for tier in sorted({w["tier"] for w in windows}):
             # a tier's own engine: nothing a generator remembers crosses tiers, so a tier's
             # samples are the same whatever else is built
             mine = [w for w in windows if w["tier"] == tier]
-            engine = eng.Engine(inject, seed, entities, runner, vocabularies,
+            engine = eng.Engine(inject, seed, entities, runner, vocabularies, summaries,
                                 articles=lambda ids: _articles(ctx, ids), progress=ctx.progress)
             found = eng.run_in_chunks(engine, eng.jobs(mine, inject, seed), writer.write_rows,
                                       chunk=None if runner is not None else eng.RULES_CHUNK_JOBS)
@@ -81,6 +82,8 @@ def run(ctx: StageContext) -> StageResult:
                                            writer.write_rows)
             for type_id, counts in engine.verified.items():
                 verified.setdefault(type_id, Counter()).update(counts)
+            for type_id, counts in engine.rejected.items():
+                rejected.setdefault(type_id, Counter()).update(counts)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -88,7 +91,7 @@ def run(ctx: StageContext) -> StageResult:
             runner.close()
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
-    return _result(windows, rows, usage, failures, verified, inject.type_list())
+    return _result(windows, rows, usage, failures, verified, rejected, inject.type_list())
 
 
 def _windows(ctx: StageContext) -> list[dict]:
@@ -126,13 +129,15 @@ def _uses_model(inject) -> bool:
 
 
 
-def _result(windows, rows, usage, failures, verified, types) -> StageResult:
+def _result(windows, rows, usage, failures, verified, rejected, types) -> StageResult:
     from longnovel.injection.engine import balance
 
     dropped = Counter(r["reject_reason"].split(":")[0] for r in rows if not r["valid"])
     valid = Counter(f"{r['language']}/{r['type']}" for r in rows if r["valid"])
     extra = {"rows": len(rows), "valid_by_language_type": dict(sorted(valid.items())),
-             "balance": balance(rows, types)}
+             "balance": balance(rows, types),
+             # every rejected candidate (each attempt's), by type and reason
+             "rejected_candidates": {t: dict(sorted(c.items())) for t, c in rejected.items() if c}}
     if verified:
         extra["verify"] = {t: {**dict(sorted(c.items())),
                                "acceptance": round(c["accepted"] / c["checked"], 3)}

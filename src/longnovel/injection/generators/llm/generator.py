@@ -94,7 +94,13 @@ def _places(summary: str, language: str, entities: list[dict],
     if not draft.sentences:
         return []
     found: dict[tuple, tuple[Target, bool]] = {}
-    for edit in RULE_MODULES[type_id].edits(draft):
+    if type_id == "fabrication":  # the model invents; the rules' donors are not needed
+        from longnovel.injection.generators.rules import fabrication
+
+        edits = fabrication.places(draft)
+    else:
+        edits = RULE_MODULES[type_id].edits(draft)
+    for edit in edits:
         key = (edit.subtype, edit.start, edit.end)
         if key in found and found[key][1]:
             continue

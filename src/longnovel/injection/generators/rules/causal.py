@@ -1,5 +1,6 @@
-"""Causal errors: a mere sequence made cause and effect (``invent``), cause and effect traded
-(``invert``), or the cause replaced by an unrelated event of the summary (``replace``)."""
+"""Causal errors: the end of one unit's events made the cause of the next unit's first event
+(``invent``: events of different units, never two steps of one scene), cause and effect
+traded (``invert``), or the cause replaced by an event of another unit (``replace``)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def edits(draft: Draft) -> list[Edit]:
     for i, sentence in enumerate(draft.sentences):
         invented = _invent(draft, i, sentence)
         if invented and invented[1]:
-            out.append(draft.merge_sentences(i - 1, invented[0], "invent"))
+            out.append(_merge_across(draft, i - 1, invented[0]))
         elif invented:
             out.append(draft.replace_sentence(i, invented[0], "invent"))
         for subtype, new in _changes(draft, i, sentence):
@@ -103,10 +104,11 @@ def _replace_cause(body: str, m: re.Match, other: str) -> str:
 
 
 def _unrelated_events(draft: Draft, i: int) -> list[str]:
-    """Bodies of sentences at least two positions away, usable as a (wrong) cause clause."""
+    """Bodies of sentences of another unit of the window, usable as a (wrong) cause clause:
+    events of another time, not a step of this one's scene."""
     out = []
     for j, body in draft.memo("cause_clauses", lambda: _cause_bodies(draft)):
-        if abs(j - i) >= 2:
+        if draft.unit_of(j) != draft.unit_of(i):
             out.append(body)
             if len(out) == 2:
                 break
@@ -139,8 +141,10 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     "因为A，B" or "A，所以B"), so that no event is told twice."""
     if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？!！":
         return None
-    if "\n" in draft.summary[draft.spans[i - 1][1] : draft.spans[i][0]]:
-        return None
+    if draft.unit_of(i - 1) == draft.unit_of(i):
+        return None  # two steps of one unit's story are often truly cause and effect
+    if i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
+        return None  # the joined sentence would leave the next unit's summary empty
     rest = split_opener(sentence, draft.zh)[1]
     if rest[:1] in "“\"‘'「(（":
         return None
@@ -181,6 +185,16 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         return f"{prefix}{opener} {draft.lower_first(clause)}, {effect}{end}", True
     clause = clause if prefix else upper_first(clause)
     return f"{prefix}{clause}, so {effect}{end}", True
+
+
+def _merge_across(draft: Draft, first: int, new: str) -> Edit:
+    """Sentences ``first`` (the last of one unit's summary) and ``first + 1`` (the first of the
+    next) made the one sentence ``new``, which ends the first unit's paragraph: the
+    paragraph break stays before what followed them."""
+    start, end = draft.spans[first][0], draft.spans[first + 1][1]
+    gap = draft.summary[draft.spans[first][1] : draft.spans[first + 1][0]]
+    nxt = draft.spans[first + 2][0]
+    return Edit("invent", start, nxt, new + gap, draft.summary[start:end], new)
 
 
 # en words that point back into their own paragraph: a cause clause moved away cannot open so

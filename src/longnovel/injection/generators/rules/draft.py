@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -24,6 +25,8 @@ class Draft:
     entities: list[dict] = field(default_factory=list)
     # the words of every unit summary of the book (a ``Vocabulary``), when the caller knows them
     vocabulary: object = None
+    # (earlier than the window?, unit summary) of the book's units outside the window
+    outside: tuple = ()
 
     @cached_property
     def spans(self) -> list[tuple[int, int]]:
@@ -38,6 +41,11 @@ class Draft:
         """(start, end) of the sentences that comment on the book rather than tell it."""
         return [span for span, sentence in zip(self.spans, self.sentences, strict=False)
                 if is_commentary(sentence, self.language)]
+
+    def commentary_at(self, index: int) -> bool:
+        """Does sentence ``index`` comment on the book rather than tell it?"""
+        return self.memo(("commentary", index),
+                         lambda: is_commentary(self.sentences[index], self.language))
 
     @property
     def zh(self) -> bool:
@@ -67,6 +75,13 @@ class Draft:
         if self.zh:
             return sentence
         return lower_first(sentence, self.proper_words, self.lower_words)
+
+    def unit_of(self, index: int) -> int:
+        """Which of the window's unit summaries (joined by blank lines) sentence ``index`` is
+        in, counted from 0."""
+        starts = self.memo("unit_starts", lambda: [m.end() for m in re.finditer(
+            r"\n\s*\n", self.summary)])
+        return bisect.bisect_right(starts, self.spans[index][0])
 
     def tokens(self, index: int) -> list[str]:
         """jieba tokens of sentence ``index`` (zh only)."""

@@ -1,16 +1,23 @@
-"""Invented content: an invented follow-up event (``continue``), an earlier event retold later
-as if it happened again (``repeat``), or an invented thought or feeling (``psychology``).
-Each adds exactly one sentence; names come from the summary and the window's entities."""
+"""Invented content, drawn from the rest of the book: an event a later part of the book tells
+of a character of this window (``continue``), an event an earlier part tells, told as if it
+happened again (``repeat``), or a thought or feeling another part gives that character
+(``psychology``). Each adds one sentence, the book's writer's own, after a sentence of the
+summary about that character; the engine then checks that the window's article does not
+tell it."""
 
 from __future__ import annotations
 
 import re
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, split_opener, strip_time_phrase
-from longnovel.injection.lexicon.en import EN_TEMPORAL_OPENERS
-from longnovel.injection.lexicon.zh import ZH_TEMPORAL_OPENERS
-from longnovel.injection.nlp.sentences import sentence_body
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    find_names,
+    split_opener,
+    strip_time_phrase,
+)
+from longnovel.injection.nlp.commentary import is_commentary
+from longnovel.injection.nlp.sentences import split_sentences
 
 # A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
 _EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
@@ -20,6 +27,18 @@ _ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经
 
 def edits(draft: Draft) -> list[Edit]:
     return _psychology(draft) + _continue(draft) + _repeat(draft)
+
+
+def places(draft: Draft) -> list[Edit]:
+    """Where a model may add an invented sentence of its own (the ``llm`` generator): after
+    each sentence but the first that names a character, for each sub-type. The edits hold
+    the sentence they follow as a stand-in for the text the model writes."""
+    out = []
+    for subtype in ("psychology", "continue", "repeat"):
+        out += [draft.insert_after(i, draft.sentences[i], subtype)
+                for i in range(1, len(draft.sentences))
+                if _subject(draft, i) and not draft.commentary_at(i)]
+    return out
 
 
 def _subject(draft: Draft, i: int) -> str | None:
@@ -36,125 +55,103 @@ _EN_FEELING = re.compile(r"\b(?:feels?|felt|fears?|feared|hopes?|hoped|wish(?:es
                          r"relieved))\b")
 _ZH_FEELING = re.compile(r"感到|觉得|心想|担心|害怕|决定|决心|怀疑|希望|喜欢|恨|后悔|羡慕|嫉妒|"
                          r"高兴|伤心|难过|生气|不安|暗自|心中|心里")
+# Words that point at something the donor's own paragraph told ("this", "again", "too"), or
+# at people it named (he, them): out of that paragraph they point at nothing.
+_EN_ANCHORED = re.compile(r"(?i)\b(?:he|she|him|they|them|it|this|these|those|that|there|"
+                          r"again|also|too|another|other|same|such|both|former|latter|"
+                          r"finally|then|meanwhile|still|instead|however|but|so)\b")
+# "her" as an object ("urged her to", "gave her Orrin's letter"): someone the donor's own
+# paragraph named
+_EN_OBJECT_HER = re.compile(r"\bher(?=\s*[,.;!?]|\s+(?:to|a|an|the|that|and|in|on|at|with|"
+                            r"from|for|some|back|up|out|off|into|about|[A-Z]))")
+_ZH_ANCHORED = re.compile(r"他们|她们|它|这|那|又|也|再|还|仍|却|但|于是|然后|最后|另|此")
+_ZH_PRONOUN = re.compile(r"[他她]")
 
 
 def _psychology(draft: Draft) -> list[Edit]:
-    """A thought or feeling the summary gives one character, given to another one after a
-    sentence about that other one."""
+    """A thought or feeling that another part of the book gives a character of this window,
+    told here, after a sentence about that character."""
     feeling = _ZH_FEELING if draft.zh else _EN_FEELING
-    return _borrowed(draft, "psychology", lambda body: bool(feeling.search(body)))
+    return _from_the_book(draft, "psychology", lambda body, earlier: bool(feeling.search(body)))
 
 
 def _continue(draft: Draft) -> list[Edit]:
-    """An event the summary tells of one character, told again of another one right after a
-    sentence about that other one: invented, in the summary's own words."""
+    """An event that a later part of the book tells of a character of this window, told
+    here, after a sentence about that character: it did not happen (yet) in this window."""
     feeling = _ZH_FEELING if draft.zh else _EN_FEELING
-    return _borrowed(draft, "continue",
-                     lambda body: not feeling.search(body) and not _describes_a_state(
-                         body, draft.zh))
-
-
-def _borrowed(draft: Draft, subtype: str, fits) -> list[Edit]:
-    out = []
-    subjects = [_subject(draft, i) for i in range(len(draft.sentences))]
-    for j, _sentence in enumerate(draft.sentences):
-        source = _subject_sentence(draft, j)
-        if not source or not fits(source[1]):
-            continue
-        name, body = source
-        for i, target in enumerate(subjects):
-            if abs(i - j) < 2 or not target or target == name or target in body:
-                continue
-            new = _retold(draft, body, name, target)
-            if new:
-                out.append(draft.insert_after(i, new, subtype))
-    return out
-
-
-def _subject_sentence(draft: Draft, j: int) -> tuple[str, str] | None:
-    """(name, sentence without its time phrase or opener) when sentence ``j`` opens with a
-    character's name and names no one else."""
-    sentence = draft.sentences[j]
-    rest = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
-    found = draft.mentions(j, draft.names("person"))
-    if len(found) != 1 or not rest.startswith(found[0][2]):
-        return None
-    if re.search(r"[“”\"]", rest) or len(rest) > (60 if draft.zh else 200):
-        return None
-    return found[0][2], rest
-
-
-def _retold(draft: Draft, body: str, name: str, target: str) -> str | None:
-    """``body`` about ``target`` instead of ``name``; None when a pronoun would still point
-    at ``name`` (en: he/she after the name)."""
-    new = target + body[len(name):]
-    if not draft.zh and re.search(r"\b(?:he|she|him|her|his|hers|himself|herself)\b", new):
-        return None
-    if draft.zh and re.search(r"[他她]", new):
-        return None
-    return new
+    return _from_the_book(draft, "continue", lambda body, earlier: not earlier and not (
+        feeling.search(body) or _describes_a_state(body, draft.zh)))
 
 
 def _repeat(draft: Draft) -> list[Edit]:
-    """Retell sentence ``i`` after a later sentence ``j`` (at least one sentence between)."""
+    """An event that an earlier part of the book tells of a character of this window, told
+    again here as if it happened again."""
+    feeling = _ZH_FEELING if draft.zh else _EN_FEELING
+    return _from_the_book(draft, "repeat", lambda body, earlier: earlier and not (
+        feeling.search(body) or _describes_a_state(body, draft.zh)))
+
+
+def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
+    """Sentences of the book's other unit summaries that open with a character of this window
+    and fit ``fits(body, earlier)``, each added after a sentence of this summary about that
+    character (never its first sentence, so the summary still opens as the writer opened
+    it). The sentence is the writer's own, from elsewhere in the book: no retelling of this
+    summary, no words the writer does not use."""
+    people = draft.names("person")
+    if not people or not draft.outside:
+        return []
+    where: dict[str, list[int]] = {}
+    for i in range(1, len(draft.sentences)):
+        name = _subject(draft, i)
+        if name and not draft.commentary_at(i):
+            where.setdefault(name, []).append(i)
     out = []
-    opener = _writers_opener(draft)
-    for i, sentence in enumerate(draft.sentences):
-        if not _subject(draft, i) or _names_only_pronoun_start(draft, sentence):
-            continue
-        rest = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
-        if not rest or _describes_a_state(rest, draft.zh):
-            continue
-        rest = _main_clause(rest, draft.zh, _subject(draft, i))
-        retold = (opener + draft.lower_first(rest)) if opener else rest
-        for j in range(i + 2, len(draft.sentences)):
-            out.append(draft.insert_after(j, retold, "repeat"))
+    for earlier, name, body in draft.memo("donors", lambda: _donors(draft, people)):
+        if name in where and fits(body, earlier) and not _retells(draft, body):
+            out += [draft.insert_after(i, body, subtype) for i in where[name]]
     return out
 
 
-_EN_CLAUSE_END = re.compile(r"\s*(?:[,;:]|--|—)\s*")
-_ZH_CLAUSE_END = re.compile(r"[，；：]")
+def _donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
+    """(earlier?, name, sentence) of the sentences of the book's other unit summaries that
+    open with a character of this window's summary and stand on their own."""
+    out = []
+    limit = 60 if draft.zh else 200
+    for earlier, text in draft.outside:
+        for sentence in split_sentences(text, draft.language):
+            body = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
+            found = find_names(body, people, draft.zh)
+            if not found or found[0][0] != 0 or not 8 <= len(body) <= limit:
+                continue
+            if re.search(r"[“”\"‘’「」()（）:：;；]", body) or is_commentary(body, draft.language):
+                continue
+            rest = body[found[0][1]:]
+            if (_ZH_ANCHORED.search(rest) or _ZH_PRONOUN.search(rest)) if draft.zh \
+                    else (_EN_ANCHORED.search(rest) or _EN_OBJECT_HER.search(rest)):
+                continue
+            if draft.zh and not body.endswith(("。", "！", "？")):
+                continue
+            if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):
+                continue
+            out.append((earlier, found[0][2], body))
+    return out
 
 
-def _main_clause(sentence: str, zh: bool, name: str | None) -> str:
-    """The sentence up to its first clause break, when that part is an event of its own (a
-    retold event is told shortly, as a summary tells a thing again: "Alcinous calls a council,
-    in which it is resolved ..." is retold "Alcinous calls a council."); else the sentence."""
-    body, end = sentence_body(sentence, "zh" if zh else "en")
-    m = (_ZH_CLAUSE_END if zh else _EN_CLAUSE_END).search(body)
-    if not m:
-        return sentence
-    head = body[: m.start()]
-    if zh and len(head) < 5 or not zh and (len(head.split()) < 4 or re.search(
-            r"\b(?:who|which|that|whom|whose|when|while|if|as|because|although)\b", head)):
-        return sentence  # "Aeneas, going out ..." has no event before its comma
-    if re.search(r"[“”\"‘’(（]", head) or not name or name not in head:
-        return sentence  # the part must keep the one it is about
-    if head.rstrip()[-1:] in ".。!！?？":
-        return sentence  # "From the same.--Has had ...": the break follows a full stop
-    return head + end
+def _retells(draft: Draft, body: str) -> bool:
+    """Does ``body`` tell mostly what a sentence of this summary tells (its words other than
+    the characters' names)?"""
+    from longnovel.injection.evidence import content_terms
+
+    names = draft.memo("name_terms", lambda: set(content_terms(
+        " ".join(draft.names("person")), draft.language)))
+    terms = set(content_terms(body, draft.language)) - names
+    if not terms:
+        return True
+    sentences = draft.memo("sentence_terms", lambda: [set(content_terms(s, draft.language))
+                                                      for s in draft.sentences])
+    return any(len(terms & other) / len(terms) >= 0.5 for other in sentences)
 
 
 def _describes_a_state(sentence: str, zh: bool) -> bool:
     """Does the sentence describe a state rather than tell an event?"""
     return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))
-
-
-def _names_only_pronoun_start(draft: Draft, sentence: str) -> bool:
-    """A sentence opening with a pronoun would be retold about the wrong person."""
-    body = sentence_body(sentence, draft.language)[0]
-    if draft.zh:
-        return body.startswith(("他", "她"))
-    return bool(re.match(r"(He|She|They|It|His|Her)\b", body))
-
-
-
-def _writers_opener(draft: Draft) -> str:
-    """A time connective the summary's writer opens a sentence with ("Later, ", "后来，"), to
-    open the retold sentence; "" when the writer uses none."""
-    openers = ZH_TEMPORAL_OPENERS if draft.zh else EN_TEMPORAL_OPENERS
-    for sentence in draft.sentences:
-        opener = split_opener(sentence, draft.zh)[0]
-        if opener and opener.rstrip(" ，,") in openers:
-            return opener
-    return ""

@@ -59,14 +59,16 @@ class RulesGenerator:
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0, tried: Collection[str] = (),
-                 book: str = "") -> Candidate | NotApplicable:
+                 book: str = "", outside: tuple = ()) -> Candidate | NotApplicable:
         """``tried``: the rewritten summaries of this job's earlier attempts, not offered again
         while the sub-type has another place (the ledger reorders the places between
         attempts, so an attempt's index alone no longer keeps them apart). ``book``: the book
-        the summary belongs to, whose sums in the ledger the edit is balanced against."""
+        the summary belongs to, whose sums in the ledger the edit is balanced against;
+        ``outside``: (earlier?, unit summary) of the book's units the window does not cover,
+        where invented content comes from."""
         if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
-        draft = self._draft(summary, language, entities, self.vocabularies.get(book))
+        draft = self._draft(summary, language, entities, self.vocabularies.get(book), outside)
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
         key = (book, language, type_id)  # the sums of the ledger this job is balanced against
@@ -160,20 +162,21 @@ class RulesGenerator:
             first = random.Random(digest(self.seed, type_id, draft.summary, "region")).randrange(
                 n - REGION_SENTENCES + 1)
             start, end = draft.spans[first][0], draft.spans[first + REGION_SENTENCES - 1][1]
-            return Draft(draft.summary[start:end], draft.language, draft.entities), start
+            return Draft(draft.summary[start:end], draft.language, draft.entities,
+                         draft.vocabulary, draft.outside), start
 
         return draft.memo(("region", type_id), cut)
 
     def _draft(self, summary: str, language: str, entities: list[dict],
-               vocabulary=None) -> Draft:
-        """One draft per summary, entity list and vocabulary, shared by the eight types and the
-        attempts (its memo keeps what the rule modules computed)."""
-        key = (summary, language, id(entities), id(vocabulary))
+               vocabulary=None, outside: tuple = ()) -> Draft:
+        """One draft per summary, entity list, vocabulary and rest of the book, shared by the
+        eight types and the attempts (its memo keeps what the rule modules computed)."""
+        key = (summary, language, id(entities), id(vocabulary), outside)
         hit = self._drafts.get(key)
         if hit is not None and hit[0] is entities:
             self._drafts.move_to_end(key)
             return hit[1]
-        draft = Draft(summary, language, list(entities), vocabulary)
+        draft = Draft(summary, language, list(entities), vocabulary, outside)
         self._drafts[key] = (entities, draft)  # the list is held, so its id is not reused
         if len(self._drafts) > 32:
             self._drafts.popitem(last=False)
