@@ -127,3 +127,41 @@ def test_ids_are_stable_across_two_builds_from_scratch(two_default_builds):
         return sorted((r["id"], r["summary"], r["split"]) for r in rows)
 
     assert listing(first) == listing(second)
+
+
+def test_every_injection_of_the_default_is_a_true_label_with_a_true_reason(two_default_builds):
+    """On the embedded default (all tiers, every valid injection, not only the exported ones):
+    each quote a reason attributes to the article is the article's text, found at its
+    evidence offsets; no invented sentence is told by the article; an invented cause joins
+    events of two units, never two steps of one."""
+    from longnovel.injection.engine import TOLD_SUPPORT
+    from longnovel.injection.evidence import ArticleIndex
+
+    run = two_default_builds[0]
+    articles = {w["window_id"]: w["article"] for w in
+                pq.read_table(run / "expand/windows.parquet").to_pylist()}
+    rows = [r for r in pq.read_table(run / "inject/injections.parquet").to_pylist()
+            if r["valid"]]
+    assert len(rows) > 100
+    quoted = 0
+    for row in rows:
+        article, language = articles[row["window_id"]], row["language"]
+        assert row["reason"]
+        quote = ARTICLE_QUOTE[language].search(row["reason"])
+        if quote:
+            quoted += 1
+            assert " ".join(quote.group(1).split()) in " ".join(article.split()), row["reason"]
+        if row["evidence"]:
+            assert article[row["evidence_start"]:row["evidence_end"]] == row["evidence"]
+        if row["type"] == "fabrication":
+            added = row["hallucinated_span"]
+            assert added not in article and added not in row["original_summary"]
+            support = ArticleIndex(article, language).told(added)
+            assert support < TOLD_SUPPORT[language], (added, support)
+        if row["type"] == "causal" and row["subtype"] == "invent" and \
+                row["original_span"].count("\n") == 0:
+            assert row["hallucinated_span"] != row["original_span"]
+            # (a sentence opening with the writer's connective stands at a unit's start)
+            at = row["original_summary"].index(row["original_span"])
+            assert at == 0 or row["original_summary"][:at].rstrip(" ").endswith("\n"), row
+    assert quoted >= len(rows) // 5  # most changed sentences are found in the article
