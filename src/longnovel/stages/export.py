@@ -31,7 +31,7 @@ from longnovel.stages.base import StageContext, StageResult
 NAME = "export"
 READS = ["expand/windows.parquet", "arbitrate/labels.parquet", "inject/injections.parquet",
          "ingest/units.parquet"]
-CODE_VERSION = "9"
+CODE_VERSION = "10"
 CHECKSUMS = "SHA256SUMS"  # in each tier's folder, in the format of `sha256sum`
 LIGHT_WINDOW = ["window_id", "tier", "language", "book_id", "title", "n_tokens",
                 "reference_summary"]
