@@ -137,3 +137,20 @@ def test_split_edited_is_split_sentences_of_the_new_text():
                 + old[b:]
             assert split_edited(old, new, language) == split_sentences(new, language), (a, b)
         assert split_edited(old, old, language) == split_sentences(old, language)
+
+
+def test_the_evidence_rests_on_the_sentence_that_was_changed_by_a_few_words():
+    """"can" -> "can't" inserts characters inside a sentence: the original sentence is that
+    one, not the sentence before it (a whole added sentence is placed after that one)."""
+    from longnovel.injection.reasons import changed_sentences
+
+    base = "Dorr leaves the ship. Asa knows that Dorr can come back later."
+    c = Candidate("polarity", "negate", base, base.replace("can", "can't"),
+                  "Asa knows that Dorr can come back later.",
+                  "Asa knows that Dorr can't come back later.", "rules")
+    assert changed_sentences(c, "en") == ("Asa knows that Dorr can come back later.",
+                                          "Asa knows that Dorr can't come back later.")
+    added = Candidate("fabrication", "continue", base, base + " Asa sleeps.", "",
+                      "Asa sleeps.", "rules")
+    assert changed_sentences(added, "en") == ("Asa knows that Dorr can come back later.",
+                                              "Asa sleeps.")

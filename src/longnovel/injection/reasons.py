@@ -50,7 +50,8 @@ def changed_sentences(candidate: Candidate, language: str) -> tuple[str, str]:
     the sentence it follows and the added one."""
     old, new = candidate.original_summary, candidate.summary
     start, old_end, new_end = changed_parts(old, new)
-    return (_covering(old, start, old_end, language, before=old_end == start),
+    added = not candidate.original_span.strip()  # a whole sentence added, not a few words
+    return (_covering(old, start, old_end, language, before=added),
             _covering(new, start, new_end, language))
 
 
