@@ -155,6 +155,9 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
     rows = engine.run([(window, "event")])
     assert rows[0]["valid"] is False and rows[0]["reject_reason"] == "forced"
     assert [len(t) for t in seen] == [0, 1, 2]
+    # every rejected candidate is counted by type and reason (the manifest's
+    # rejected_candidates), not only the last one
+    assert engine.rejected["event"] == {"forced": 3}
     assert len(set(seen[2])) == 2  # the two earlier candidates, different from each other
     # and every rejected candidate was taken back out of the ledger
     assert all(abs(v) < 1e-12 for sums in engine.rules.ledger.sums.values()

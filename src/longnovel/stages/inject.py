@@ -82,8 +82,9 @@ def run(ctx: StageContext) -> StageResult:
                                            writer.write_rows)
             for type_id, counts in engine.verified.items():
                 verified.setdefault(type_id, Counter()).update(counts)
-            for type_id, counts in engine.rejected.items():
-                rejected.setdefault(type_id, Counter()).update(counts)
+            for found in (engine.rejected, engine.rules.refused):
+                for type_id, counts in found.items():
+                    rejected.setdefault(type_id, Counter()).update(counts)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:

@@ -14,7 +14,7 @@ from longnovel.injection.generators.rules.base import RULE_MODULES
 from longnovel.injection.generators.rules.choice import digest, seeded_choice
 from longnovel.injection.generators.rules.draft import Draft
 from longnovel.injection.generators.rules.ledger import Counts, Ledger, change
-from longnovel.injection.generators.rules.wordcheck import acceptable
+from longnovel.injection.generators.rules.wordcheck import fault
 from longnovel.injection.nlp.script import is_traditional, to_traditional
 from longnovel.injection.nlp.text import all_capitals, changed_parts
 from longnovel.taxonomy import TYPES
@@ -51,6 +51,8 @@ class RulesGenerator:
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
         self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
+        # type -> places refused by ``wordcheck.fault``, by reason
+        self.refused: dict[str, Counter] = {}
         # what the edits so far did to the summaries' n-gram profile (see ledger.py)
         self.ledger = Ledger()
         # book -> the words of its unit summaries (``Vocabulary``), from the caller that knows
@@ -124,9 +126,16 @@ class RulesGenerator:
             return draft.memo(("final", e.subtype, e.start + offset, e.end + offset, e.text),
                               lambda: restyled(draft, e.shifted(offset)))
 
+        def accept(e: Edit) -> bool:
+            if e.subtype in capped:
+                return False
+            reason = fault(draft, final(e))
+            if reason is not None:  # counted by reason (the manifest's rejected_candidates)
+                self.refused.setdefault(type_id, Counter())[reason.split(":")[0]] += 1
+            return reason is None
+
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
-                             accept=lambda e: e.subtype not in capped and acceptable(
-                                 draft, final(e)),
+                             accept=accept,
                              used=used,
                              rank=(lambda e: self.ledger.cost(key, self._delta(draft, final(e))))
                              if self.ledger.holds(key) else None,
