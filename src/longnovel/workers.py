@@ -67,3 +67,28 @@ def _die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before the request took effect
         os._exit(1)
+
+
+def ordered_map(function, items, workers: int, ahead: int = 2):
+    """``function(item)`` for each of ``items``, yielded in the items' order: in this process
+    with one worker, else in a pool of ``workers`` processes that die with this one, with at
+    most ``ahead`` items per worker queued at a time (``items`` may be a generator reading
+    data: no more of it is held than the queue needs)."""
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    from collections import deque
+
+    pool = process_pool(workers)
+    failed = True
+    try:
+        queue: deque = deque()
+        for item in items:
+            queue.append(pool.submit(function, item))
+            if len(queue) >= workers * ahead:
+                yield queue.popleft().result()
+        while queue:
+            yield queue.popleft().result()
+        failed = False
+    finally:
+        stop_pool(pool, failed)

@@ -48,7 +48,7 @@ def windows_table() -> pa.Table:
 
 
 # a later unit of each book, outside every window: where invented content comes from
-LATER = {"en": "Wren sails to the Skerry Light with Captain Ferrant. Mrs. Crale sells her shop.",
+LATER = {"en": "Captain Ferrant sails to the Skerry Light. Mrs. Crale sells her shop.",
          "zh": "小满独自去了青螺滩。韩石卖掉了烟房。"}
 
 

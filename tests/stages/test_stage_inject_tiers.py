@@ -33,3 +33,16 @@ def test_one_tier_alone_equals_that_tier_of_a_full_build(tmp_path):
     assert full == alone
     assert _rows(tmp_path / "all", "export/XL/test.parquet") == \
         _rows(tmp_path / "xl", "export/XL/test.parquet")
+
+
+def test_books_in_parallel_give_the_rows_of_one_process(tmp_path, monkeypatch):
+    """The rules keep their state per book: two worker processes give the same rows as one."""
+    from longnovel.stages import inject
+
+    found = {}
+    for workers in (1, 2):
+        monkeypatch.setattr(inject, "_workers", lambda ctx, n=workers: n)
+        build(_config(tmp_path, f"w{workers}"), tiers=["S"])
+        found[workers] = _rows(tmp_path / f"w{workers}", "inject/injections.parquet")
+    assert len(found[1]) >= 40 and sum(r["valid"] for r in found[1]) >= 40
+    assert found[1] == found[2]

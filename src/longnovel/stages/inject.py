@@ -71,20 +71,22 @@ def run(ctx: StageContext) -> StageResult:
         entities = WindowEntities(by_unit, windows)
         rows, verified, rejected = [], {}, {}
         for tier in sorted({w["tier"] for w in windows}):
-            # a tier's own engine: nothing a generator remembers crosses tiers, so a tier's
-            # samples are the same whatever else is built
+            # each tier, and with the rules each book of it, has an engine of its own:
+            # nothing a generator remembers crosses tiers or books, so a tier's samples are
+            # the same whatever else is built, and books can run in parallel
             mine = [w for w in windows if w["tier"] == tier]
+            jobs = eng.jobs(mine, inject, seed)
             engine = eng.Engine(inject, seed, entities, runner, vocabularies, summaries,
                                 articles=lambda ids: _articles(ctx, ids), progress=ctx.progress)
-            found = eng.run_in_chunks(engine, eng.jobs(mine, inject, seed), writer.write_rows,
-                                      chunk=None if runner is not None else eng.RULES_CHUNK_JOBS)
+            if inject.generator == "rules":
+                found = _by_book(ctx, jobs, entities, vocabularies, summaries, runner,
+                                 writer.write_rows, rejected, verified)
+            else:
+                found = eng.run_in_chunks(engine, jobs, writer.write_rows, chunk=None)
             rows += found + eng.light_rows(eng.rebalance(engine, mine, found, inject.type_list()),
                                            writer.write_rows)
-            for type_id, counts in engine.verified.items():
-                verified.setdefault(type_id, Counter()).update(counts)
-            for found in (engine.rejected, engine.rules.refused):
-                for type_id, counts in found.items():
-                    rejected.setdefault(type_id, Counter()).update(counts)
+            _add(verified, engine.verified)
+            _add(rejected, engine.rejected, engine.rules.refused)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -93,6 +95,43 @@ def run(ctx: StageContext) -> StageResult:
     for reason, n in entity_failures.items():
         failures[reason] = failures.get(reason, 0) + n
     return _result(windows, rows, usage, failures, verified, rejected, inject.type_list())
+
+
+def _by_book(ctx: StageContext, jobs, entities, vocabularies, summaries, runner, write,
+             rejected: dict, verified: dict) -> list[dict]:
+    """The rules' rows of ``jobs``, a book at a time, over ``workers`` processes (one with a
+    verifying model): each book's articles read once, as the windows file streams by."""
+    from longnovel.injection.books import BookRunner, book_works
+    from longnovel.injection.engine import light_rows
+    from longnovel.workers import ordered_map
+
+    works = book_works(jobs, entities, vocabularies, summaries, _stream_articles(ctx))
+    run = BookRunner(ctx.config.inject, ctx.config.seed, runner)
+    workers = 1 if runner is not None else _workers(ctx)
+    found: list[dict] = []
+    books = len({window["book_id"] for window, _ in jobs})
+    for result in ctx.progress(ordered_map(run, works, workers), desc="inject", total=books):
+        found += light_rows(result.rows, write)
+        _add(rejected, result.rejected, result.refused)
+        _add(verified, result.verified)
+    return found
+
+
+def _workers(ctx: StageContext) -> int:
+    import os
+
+    return getattr(ctx.config, "workers", None) or len(os.sched_getaffinity(0))
+
+
+def _add(total: dict, *counts: dict) -> None:
+    for found in counts:
+        for key, counter in found.items():
+            total.setdefault(key, Counter()).update(counter)
+
+
+def _stream_articles(ctx: StageContext):
+    for batch in ctx.iter_batches(WINDOWS, ["window_id", "article"], batch_size=32):
+        yield from zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True)
 
 
 def _windows(ctx: StageContext) -> list[dict]:

@@ -102,9 +102,9 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         return []
     where: dict[str, list[int]] = {}
     for i in range(1, len(draft.sentences)):
-        name = _subject(draft, i)
-        if name and not draft.commentary_at(i):
-            where.setdefault(name, []).append(i)
+        if not draft.commentary_at(i):
+            for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
+                where.setdefault(name, []).append(i)
     out = []
     for earlier, name, body in draft.memo("donors", lambda: _donors(draft, people)):
         if name in where and fits(body, earlier) and not _retells(draft, body):

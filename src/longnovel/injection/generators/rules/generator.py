@@ -22,7 +22,7 @@ from longnovel.taxonomy import TYPES
 GENERATOR_NAME = "rules"
 # Types whose sub-types undo each other (polarity: negate / affirm): a generator that mostly
 # adds negations teaches a classifier that "not"/没有 means injected. Their sub-type used least
-# so far (per language) goes first wherever a summary offers both.
+# so far (per book) goes first wherever a summary offers both.
 BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
 # ... and a sub-type this many uses ahead of the least used one is not used again until the
 # other catches up: summaries that state few negations can otherwise only gain them, and "the
@@ -50,7 +50,8 @@ class RulesGenerator:
     def __init__(self, seed: int, vocabularies: dict | None = None):
         self.seed = seed
         self._drafts: OrderedDict = OrderedDict()  # the last summaries' drafts, for every type
-        self.subtype_counts: dict[tuple[str, str], Counter] = {}  # (language, type) -> uses
+        # (book, language, type) -> uses of each sub-type of a balanced type
+        self.subtype_counts: dict[tuple[str, str, str], Counter] = {}
         # type -> places refused by ``wordcheck.fault``, by reason
         self.refused: dict[str, Counter] = {}
         # what the edits so far did to the summaries' n-gram profile (see ledger.py)
@@ -78,7 +79,7 @@ class RulesGenerator:
         if edit is None and len(draft.sentences) > REGION_SENTENCES:
             edit = self._pick(draft, type_id, attempt, tried, key, region=False)
         if edit is None:
-            if self._capped(language, type_id):
+            if self._capped(key):
                 return NotApplicable(type_id, f"{_NOT_APPLICABLE[type_id]} that keeps its "
                                      f"sub-types within {BALANCE_SLACK} of each other")
             return NotApplicable(type_id, self._why_none(draft, type_id))
@@ -107,9 +108,8 @@ class RulesGenerator:
             outcome.trace = None
 
     def _record(self, key: tuple, subtype: str, delta: dict, sign: int) -> None:
-        _, language, type_id = key
-        if type_id in BALANCED_TYPES:
-            self.subtype_counts.setdefault((language, type_id), Counter())[subtype] += sign
+        if key[2] in BALANCED_TYPES:
+            self.subtype_counts.setdefault(key, Counter())[subtype] += sign
         self.ledger.record(key, delta, sign)
 
     def _pick(self, draft: Draft, type_id: str, attempt: int, tried: Collection[str],
@@ -118,9 +118,9 @@ class RulesGenerator:
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
         edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
-        used = self.subtype_counts.get((draft.language, type_id)) \
+        used = self.subtype_counts.get(key) \
             if type_id in BALANCED_TYPES else None
-        capped = self._capped(draft.language, type_id)
+        capped = self._capped(key)
 
         def final(e: Edit) -> Edit:  # the edit as it would be made to the whole summary
             return draft.memo(("final", e.subtype, e.start + offset, e.end + offset, e.text),
@@ -149,11 +149,12 @@ class RulesGenerator:
         return draft.memo(("delta", edit.start, edit.end, edit.text),
                           lambda: change(counts, edit.start, edit.end, edit.text))
 
-    def _capped(self, language: str, type_id: str) -> set[str]:
+    def _capped(self, key: tuple) -> set[str]:
         """The sub-types of a balanced type that are ``BALANCE_SLACK`` uses ahead of another."""
+        type_id = key[2]
         if type_id not in BALANCED_TYPES:
             return set()
-        used = self.subtype_counts.get((language, type_id), Counter())
+        used = self.subtype_counts.get(key, Counter())
         subtypes = TYPES[type_id]["subtypes"]
         least = min(used[s] for s in subtypes)
         return {s for s in subtypes if used[s] - least >= BALANCE_SLACK}

@@ -12,8 +12,7 @@ over the summary's vector norm, and the relative change of that norm (the length
 Of the places a rule may edit, the one that brings the sums closest to zero is taken: greedy
 moment matching ("herding"). Over a run, each n-gram is then brought in about as much as it
 is taken out and summaries are lengthened about as much as shortened, wherever the summaries
-offer both. The sums are kept per book, language and type (and, at a lower weight, per
-language and type): see ``Ledger``.
+offer both. The sums are kept per book, language and type: see ``Ledger``.
 """
 
 from __future__ import annotations
@@ -121,43 +120,30 @@ def _common_prefix(a: str, b: str) -> int:
 
 
 class Ledger:
-    """Running sums of the changes kept, per (book, language, type) and per (language, type).
-
-    The book's sums balance its names and its writer's words within the book itself. The
-    language's sums, at a lower weight, catch a word that every book's edits bring in ("fails",
-    "survives") where no book's summaries offer a way back; at full weight they would balance
-    the books against each other, so that the book an audit holds out mirrors the ones it
-    trains on and reads below 0.5 (on real synopses: 0.41-0.47 for types with no tell)."""
-
-    LANGUAGE_WEIGHT = 0.3
+    """Running sums of the changes kept, per (book, language, type): a book's names and its
+    writer's words are balanced within the book itself, and the sums over a tier's books,
+    each balanced, are balanced too. Nothing crosses books, so books can be injected apart
+    (in parallel) and give the same rows."""
 
     def __init__(self):
         self.sums: dict[tuple, Counter] = {}
 
     def holds(self, key: tuple) -> bool:
-        """Has anything been recorded for ``key`` or its language? (Before that, every place is
-        as good as another and the rules keep their seeded order.)"""
-        return bool(self.sums.get(key) or self.sums.get(key[1:]))
+        """Has anything been recorded for ``key``? (Before that, every place is as good as
+        another and the rules keep their seeded order.)"""
+        return bool(self.sums.get(key))
 
     def cost(self, key: tuple, delta: dict[str, float]) -> float:
         """How much farther from zero the sums of ``key`` = (book, language, type) get with
-        ``delta`` (``|S + d|^2 - |S|^2``, negative when it undoes earlier edits), plus the
-        same for its language's sums at ``LANGUAGE_WEIGHT``."""
+        ``delta`` (``|S + d|^2 - |S|^2``, negative when it undoes earlier edits)."""
         values = delta.values()
         square = sum(map(mul, values, values))
-        total = 0.0
-        for sums_key, weight in ((key, 1.0), (key[1:], self.LANGUAGE_WEIGHT)):
-            sums = self.sums.get(sums_key)
-            dot = 0.0
-            if sums:
-                dot = sum(map(mul, map(sums.get, delta, repeat(0.0)), values))
-            total += weight * (2.0 * dot + square)
-        return total
+        sums = self.sums.get(key)
+        dot = sum(map(mul, map(sums.get, delta, repeat(0.0)), values)) if sums else 0.0
+        return 2.0 * dot + square
 
     def record(self, key: tuple, delta: dict[str, float], sign: int = 1) -> None:
-        """Add ``delta`` to the sums of ``key`` and of its language (``sign=-1`` takes it
-        back out)."""
-        for sums_key in (key, key[1:]):
-            sums = self.sums.setdefault(sums_key, Counter())
-            for gram, value in delta.items():
-                sums[gram] += sign * value
+        """Add ``delta`` to the sums of ``key`` (``sign=-1`` takes it back out)."""
+        sums = self.sums.setdefault(key, Counter())
+        for gram, value in delta.items():
+            sums[gram] += sign * value
