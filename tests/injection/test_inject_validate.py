@@ -154,3 +154,13 @@ def test_the_evidence_rests_on_the_sentence_that_was_changed_by_a_few_words():
                       "Asa sleeps.", "rules")
     assert changed_sentences(added, "en") == ("Asa knows that Dorr can come back later.",
                                               "Asa sleeps.")
+
+
+def test_an_added_sentence_is_itself_even_where_it_shares_words_with_the_next():
+    from longnovel.injection.reasons import changed_sentences
+
+    base = "Iris obeys Jupiter. Apollo reinspires Hector."
+    new = "Iris obeys Jupiter. Apollo encourages Aeneas. Apollo reinspires Hector."
+    added = Candidate("fabrication", "continue", base, new, "", "Apollo encourages Aeneas.",
+                      "rules")
+    assert changed_sentences(added, "en") == ("Iris obeys Jupiter.", "Apollo encourages Aeneas.")

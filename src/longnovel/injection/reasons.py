@@ -50,8 +50,12 @@ def changed_sentences(candidate: Candidate, language: str) -> tuple[str, str]:
     the sentence it follows and the added one."""
     old, new = candidate.original_summary, candidate.summary
     start, old_end, new_end = changed_parts(old, new)
-    added = not candidate.original_span.strip()  # a whole sentence added, not a few words
-    return (_covering(old, start, old_end, language, before=added),
+    if not candidate.original_span.strip():  # a whole sentence added, not a few words
+        # (the changed characters may reach into the next sentence: "X. Apollo ..." added
+        # before "Apollo ..." shares its first word)
+        return (_covering(old, start, old_end, language, before=True),
+                candidate.hallucinated_span.strip())
+    return (_covering(old, start, old_end, language),
             _covering(new, start, new_end, language))
 
 
