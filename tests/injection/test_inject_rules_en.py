@@ -147,6 +147,7 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     "Wren urged her to tell the truth.",  # urged whom?
     'Wren says "I will go" to the captain.',  # a quotation
     "Wren reads by the fire all week long.",  # what the summary already tells
+    "Wren to Mabry.--Describes the storm.",  # a letter heading, out of its place
 ])
 def test_a_sentence_that_points_elsewhere_or_retells_is_not_borrowed(en_entities, donor):
     out = RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
@@ -189,3 +190,10 @@ def test_negation_is_kept_where_the_sentence_only_reads_negated(en_entities):
         only = RulesGenerator(1).generate("Wren did not tell anyone about the key.", "en",
                                           en_entities, "polarity", attempt)
         assert isinstance(only, NotApplicable) or only.subtype == "negate"
+
+
+def test_no_invert_of_a_clause_that_points_back(en_entities):
+    """"The whereabouts of the Qornt have been unknown ... because this is surprising"."""
+    summary = "This is surprising because the whereabouts of the Qornt have been unknown."
+    out = RulesGenerator(13).generate(summary, "en", en_entities, "causal")
+    assert isinstance(out, NotApplicable) or out.subtype != "invert"

@@ -78,8 +78,13 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         inverted = _fill(template, m, draft)
         if lead:
             inverted = lead.group() + draft.lower_first(inverted)
-        if not (draft.zh and k in _ZH_FRONT
-                and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
+        # a clause whose subject points back ("this is surprising") cannot change places
+        # with the clause it points at: "..., because this is surprising"
+        moved = [v for v in m.groupdict().values() if v]
+        points_back = not draft.zh and any(_REFERRING.match(v) or re.match(
+            r"(?i)(?:it|this|that)\b", v) for v in moved)
+        if not points_back and not (draft.zh and k in _ZH_FRONT
+                                    and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
             out.append(("invert", inverted + end))
         out += [("replace", (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
                 for other in _unrelated_events(draft, i)]

@@ -123,7 +123,9 @@ def _donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
             found = find_names(body, people, draft.zh)
             if not found or found[0][0] != 0 or not 8 <= len(body) <= limit:
                 continue
-            if re.search(r"[“”\"‘’「」()（）:：;；]", body) or is_commentary(body, draft.language):
+            # (no quotation, no aside, no letter heading such as "Miss Howe to Clarissa.--")
+            if re.search(r"[“”\"‘’「」()（）:：;；]|--|—|–", body) or \
+                    is_commentary(body, draft.language):
                 continue
             rest = body[found[0][1]:]
             if (_ZH_ANCHORED.search(rest) or _ZH_PRONOUN.search(rest)) if draft.zh \
