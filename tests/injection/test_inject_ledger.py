@@ -93,11 +93,11 @@ def test_cost_is_how_much_farther_from_zero_the_sums_get():
     key = ("book", "en", "event")
     assert not ledger.holds(key)
     ledger.record(key, {"x": 2.0, "y": -1.0})
-    assert ledger.holds(key) and ledger.holds(("other", "en", "event"))  # via the language
+    assert ledger.holds(key) and not ledger.holds(("other", "en", "event"))  # per book
     delta = {"x": -1.0, "z": 1.0}
-    # |S + d|^2 - |S|^2 for the book's sums, and the same at LANGUAGE_WEIGHT for the language's
+    # |S + d|^2 - |S|^2 for the book's sums
     one = (1.0 + 1.0 + 1.0) - (4.0 + 1.0)
-    assert ledger.cost(key, delta) == pytest.approx(one * (1 + Ledger.LANGUAGE_WEIGHT))
+    assert ledger.cost(key, delta) == pytest.approx(one)
     assert ledger.cost(key, delta) < 0  # it undoes part of what was recorded
     ledger.record(key, {"x": 2.0, "y": -1.0}, sign=-1)
     assert all(v == 0 for sums in ledger.sums.values() for v in sums.values())
@@ -121,9 +121,9 @@ def test_polarity_counts_are_withdrawn_too():
     summary = "Wren could see the bell. Jory did not say anything."
     out = generator.generate(summary, "en", PEOPLE, "polarity", 0)
     assert out.subtype == "negate"
-    assert generator.subtype_counts[("en", "polarity")]["negate"] == 1
+    assert generator.subtype_counts[("", "en", "polarity")]["negate"] == 1
     generator.withdraw(out)
-    assert generator.subtype_counts[("en", "polarity")]["negate"] == 0
+    assert generator.subtype_counts[("", "en", "polarity")]["negate"] == 0
 
 
 def test_a_sentence_added_after_a_heading_keeps_the_writers_case():

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import yaml
-
 from helpers.builders import build, repo_config_data
 
 

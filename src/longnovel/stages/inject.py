@@ -144,7 +144,8 @@ def _articles(ctx: StageContext, window_ids: set[str]) -> dict[str, str]:
     """The articles of ``window_ids`` only, read batch by batch (never the whole column)."""
     out: dict[str, str] = {}
     for batch in ctx.iter_batches(WINDOWS, ["window_id", "article"], batch_size=64):
-        for window_id, article in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+        ids, texts = batch.column(0).to_pylist(), batch.column(1).to_pylist()
+        for window_id, article in zip(ids, texts, strict=True):
             if window_id in window_ids:
                 out[window_id] = article
     return out
@@ -209,7 +210,7 @@ def plan_requests(ctx: StageContext) -> list:
 
         planned += [PlannedRequest("inject", r.model, r.messages, 300)
                     for r in entity_requests(units, inject.entities)]
-    by_unit = dict(zip(units, extract_many(list(units.values()))))
+    by_unit = dict(zip(units, extract_many(list(units.values())), strict=True))
     entities = {w["window_id"]: merge_entities([by_unit[u] for u in units_of(w)])
                 for w in windows}
     jobs = eng.jobs(windows, inject, seed)
