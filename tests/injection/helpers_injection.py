@@ -19,3 +19,11 @@ def candidate_of(summary, language, entities, type_id, subtype, seed=13,
             assert validate(out, language) is None, validate(out, language)
             return out
     raise AssertionError(f"no {type_id}/{subtype} candidate")
+
+
+def fabrications(summary, language, entities, outside) -> dict[str, Candidate]:
+    """The rules' fabrication of each sub-type for ``summary``, drawn from ``outside`` (the
+    book's other units)."""
+    return {subtype: candidate_of(summary, language, entities, "fabrication", subtype,
+                                  outside=outside)
+            for subtype in ("repeat", "continue", "psychology")}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_injection import candidate_of
+from helpers_injection import candidate_of, fabrications
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
@@ -130,15 +130,12 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     away 0.87 of the time): an event an earlier part of the book tells (``repeat``), one a
     later part tells (``continue``), a feeling (``psychology``), after a sentence about the
     same character."""
-    repeat = candidate_of(SUMMARY, "en", en_entities, "fabrication", "repeat", outside=OUTSIDE)
-    assert repeat.summary == SUMMARY.replace(
-        "ride.", "ride. Mabry sells her clocks at the winter fair.")
-    assert repeat.original_span == ""
-    cont = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue", outside=OUTSIDE)
-    assert cont.summary == SUMMARY + " Wren sails to the Skerry Light with the captain."
-    psychology = candidate_of(SUMMARY, "en", en_entities, "fabrication", "psychology",
-                              outside=OUTSIDE)
-    assert psychology.summary == SUMMARY + " Wren fears the sea."
+    made = fabrications(SUMMARY, "en", en_entities, OUTSIDE)
+    assert {subtype: c.summary for subtype, c in made.items()} == {
+        "repeat": SUMMARY.replace("ride.", "ride. Mabry sells her clocks at the winter fair."),
+        "continue": SUMMARY + " Wren sails to the Skerry Light with the captain.",
+        "psychology": SUMMARY + " Wren fears the sea."}
+    assert all(c.original_span == "" for c in made.values())
 
 
 @pytest.mark.parametrize("donor", [

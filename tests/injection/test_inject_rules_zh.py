@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers_injection import candidate_of
+from helpers_injection import candidate_of, fabrications
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
@@ -76,14 +76,11 @@ def test_no_invented_cause_between_two_steps_of_one_unit(zh_entities):
 def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(zh_entities):
     summary = "青禾把墨送到了临川府。小满在院中读书。天气渐渐冷了下来。韩石在院中磨墨。"
     outside = ((True, "小满在松岭上烧了三年松烟。"), (False, "韩石心中担心墨坊的生意。韩石卖掉了烟房。"))
-    repeat = candidate_of(summary, "zh", zh_entities, "fabrication", "repeat", outside=outside)
-    assert repeat.summary == summary.replace("读书。", "读书。小满在松岭上烧了三年松烟。")
-    assert repeat.original_span == ""
-    cont = candidate_of(summary, "zh", zh_entities, "fabrication", "continue", outside=outside)
-    assert cont.summary == summary + "韩石卖掉了烟房。"
-    psychology = candidate_of(summary, "zh", zh_entities, "fabrication", "psychology",
-                              outside=outside)
-    assert psychology.summary == summary + "韩石心中担心墨坊的生意。"
+    made = fabrications(summary, "zh", zh_entities, outside)
+    assert {subtype: c.summary for subtype, c in made.items()} == {
+        "repeat": summary.replace("读书。", "读书。小满在松岭上烧了三年松烟。"),
+        "continue": summary + "韩石卖掉了烟房。", "psychology": summary + "韩石心中担心墨坊的生意。"}
+    assert all(c.original_span == "" for c in made.values())
 
 
 @pytest.mark.parametrize("type_id", ["number", "temporal", "causal", "relation"])
