@@ -81,7 +81,8 @@ def test_review_round_trip_survives_every_rerun(fixture_run, tmp_path):
         assert json.loads(h["output"])["hallucination_types"] == ["entity", "fabrication"]
         i = rows[injected]
         assert i["summary"] == "A corrected summary." and i["reviewed"]
-        assert i["input"].endswith("Summary:\nA corrected summary.")
+        marker = "摘要：\n" if i["language"] == "zh" else "Summary:\n"
+        assert i["input"].endswith(marker + "A corrected summary.")
         assert i["reason"] == "Fixed text."
         assert rows[confirmed]["reviewed"] and sum(r["reviewed"] for r in rows.values()) == 3
     records = [json.loads(line) for line in
