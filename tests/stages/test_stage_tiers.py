@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
-import pytest
 from helpers.builders import english_units, write_config, write_dir_book
 from typer.testing import CliRunner
 
@@ -99,8 +98,6 @@ def test_an_edit_to_one_tier_rebuilds_that_tier_only(tmp_path):
     assert manifest["ran_tiers"] == ["B"] and manifest["tiers"]["B"]["target"] == 130
 
 
-@pytest.mark.xfail(strict=True, reason="inject's ledger still carries state across tiers: the "
-                   "lead engineer removes it (issue 24); drop this marker then")
 def test_a_tier_built_alone_exports_what_building_every_tier_exports(tmp_path):
     alone, both = project(tmp_path, "p"), project(tmp_path, "q")
     cli("build", "-c", str(alone), "--tier", "B", "--no-progress")
