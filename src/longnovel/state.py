@@ -242,33 +242,29 @@ def sweep_temp_files(folder: Path) -> int:
 
 def atomic_write_bytes(path: Path, data: bytes) -> str:
     """Write ``data`` via a temporary file in the same folder and a rename; return its sha256."""
-    tmp = _temp_beside(path)
+    _replace(write_bytes_temp(path, data), path)
+    return hashlib.sha256(data).hexdigest()
+
+
+def _replace(tmp: str, path: Path) -> None:
+    """Rename the temporary file ``tmp`` onto ``path`` (removed when that fails)."""
     try:
-        with writing(path), open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
         with writing(path):
             os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return hashlib.sha256(data).hexdigest()
 
 
 def atomic_write_table(path: Path, table, row_group_size: int | None = None) -> str:
     """Write a Parquet file atomically (zstd); return its sha256."""
-    import pyarrow.parquet as pq
-
-    tmp = _temp_beside(path)
+    tmp = write_table_temp(path, table, row_group_size)
     try:
-        with writing(path):
-            pq.write_table(table, tmp, compression="zstd", row_group_size=row_group_size)
-            digest = sha256_file(Path(tmp))
-            os.replace(tmp, path)
+        digest = sha256_file(Path(tmp))
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _replace(tmp, path)
     return digest
 
 

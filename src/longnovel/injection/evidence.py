@@ -32,7 +32,7 @@ def _stemmer():
 
 
 @lru_cache(maxsize=1)
-def _stopwords(language: str) -> frozenset[str]:
+def _english_stopwords() -> frozenset[str]:
     from bm25s import stopwords
 
     return frozenset(stopwords.STOPWORDS_EN_PLUS)
@@ -51,7 +51,7 @@ def content_terms(text: str, language: str) -> list[str]:
             out += [run[i:i + 2] for i in range(len(run) - 1)
                     if not (run[i] in _ZH_FUNCTION and run[i + 1] in _ZH_FUNCTION)]
         return out
-    stop = _stopwords(language)
+    stop = _english_stopwords()
     tokens = [w.lower().strip("'’-") for w in _EN_WORD.findall(text)]
     return _stemmer().stemWords([w for w in tokens if w and w not in stop])
 
