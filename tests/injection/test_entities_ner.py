@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 from helpers.builders import build, write_config, write_dir_book
-from test_entities_typing import NOVEL
+from helpers.injection import NOVEL
 
 from longnovel.config import load_config
 from longnovel.errors import ConfigError

@@ -4,8 +4,10 @@ right")."""
 
 from __future__ import annotations
 
+from helpers.injection import NOVEL
+
 from longnovel.injection.nlp.entities import extract_entities, merge_entities
-from longnovel.injection.nlp.zh.entities import _business_names, zh_genders
+from longnovel.injection.nlp.zh.entities import zh_genders
 
 
 def _typed(text: str, language: str = "en") -> dict[str, tuple[str, int]]:
@@ -15,18 +17,6 @@ def _typed(text: str, language: str = "en") -> dict[str, tuple[str, int]]:
 
 def _genders(text: str, language: str = "en") -> dict[str, str]:
     return {e["name"]: e["gender"] for e in extract_entities(text, language) if "gender" in e}
-
-
-# A chapter written for these tests in the manner of a Victorian novel.
-NOVEL = (
-    "Arthur Holm went to Piccadilly in the morning. At Piccadilly he bought a sleeping draught "
-    "for Lucy. Lucy said she could not sleep. The Count had left Transylvania in a ship. "
-    "Lucy took the draught from Arthur. \"Herr, take this,\" said Lucy. Herr Vogel would not "
-    "take the crucifix; Herr Vogel said he would pray. Madame was silent. Later they climbed "
-    "to Montanvert. From Montanvert the glacier lay below them. Arthur told Lucy that he loved "
-    "her. Arthur said the road to Piccadilly was closed.\n"
-    "THE LIVES OF THE SAINTS. Arthur read The Lives of the Saints to Lucy. Their lives were "
-    "quiet. Madame Roux said nothing; she watched Lucy. Lucy laughed.")
 
 
 def test_places_and_common_words_are_not_people():
@@ -111,9 +101,10 @@ def test_zh_business_names_are_no_people_and_generic_places_no_places():
             "小满去聚源油行买油。严掌柜说裕丰钱庄的银子到了。严掌柜去了裕丰钱庄。"
             "小满走到河里。小满在河里洗手。钱庄的人来了。钱庄关门了。")
     got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}
-    assert ("聚源油行", "place") in got and ("聚源", "person") not in got
+    assert ("聚源油行", "place") in got and ("严掌柜", "person") in got
+    # the firms' short names (聚源 of 聚源油行, 裕丰 of 裕丰钱庄) are nobody
+    assert not {("聚源", "person"), ("裕丰", "person")} & got
     assert not {("河里", "place"), ("钱庄", "place")} & got
-    assert _business_names(text, ["聚源", "严掌柜", "小满", "裕丰"]) == ["聚源", "裕丰"]
 
 
 def test_zh_a_household_is_nobody_and_a_river_no_person():

@@ -6,15 +6,18 @@ from __future__ import annotations
 import json
 import re
 
-from test_inject_stage import (
+from helpers.injection import (
     EN_ARTICLE,
     EN_SUMMARY,
     ZH_ARTICLE,
     ZH_SUMMARY,
+    good_reply,
     injections,
     make_ctx,
+    runner_for,
     windows_table,
 )
+from helpers.llm import WordTokenizer
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.llm.entities import entity_messages
@@ -28,51 +31,8 @@ from longnovel.injection.generators.llm.generator import (
 from longnovel.injection.nlp.entities import extract_entities
 from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.injection.validate import validate
-from longnovel.llm import LLMRunner, ModelConfig
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS
-
-
-class WordTokenizer:
-    def count(self, text):
-        return len(text.split())
-
-    def count_batch(self, texts):
-        return [len(t.split()) for t in texts]
-
-
-def _text_of(messages) -> str:
-    return re.findall(r"<text>(.*?)</text>", messages[-1]["content"], re.DOTALL)[-1]
-
-
-def good_reply(messages) -> str:
-    """A model that follows the task: swaps a pair, writes a new sentence, or changes a name
-    (Wren -> Pell, 小满 -> 韩石) or, failing that, a word of the sentence."""
-    content, text = messages[-1]["content"], _text_of(messages)
-    zh = "任务" in content
-    if "___" in text:  # only the words for the blank are asked
-        focus = re.search(r'The words taken out were: "(.*)"\.|被挖去的是：“(.*)”。', content)
-        focus = focus.group(1) or focus.group(2)
-        new = ("韩石" if focus != "韩石" else "青禾") if zh else \
-            ("Pell" if focus[:1].isupper() and focus != "Pell" else "seven")
-        return json.dumps({"words": new}, ensure_ascii=False)
-    if "opposite order" in content or "先叙述后一件事" in content:
-        parts = split_sentences(text, "zh" if zh else "en")
-        new = ("" if zh else " ").join(reversed(parts))
-    elif "Write ONE new sentence" in content or "写一个新句子" in content:
-        new = "韩石后来卖掉了那条船。" if zh else "Pell later sells the old boat."
-    elif ("小满" if zh else "Wren") in text:
-        new = text.replace("小满", "韩石", 1) if zh else text.replace("Wren", "Pell", 1)
-    else:
-        new = text.replace("了", "过", 1) if zh else re.sub(r"\b(\w{4,})\b", "seven", text, 1)
-    return json.dumps({"sentence": new}, ensure_ascii=False)
-
-
-def runner_for(server, tmp_path):
-    models = {"m": ModelConfig(provider="openai", model="fake", base_url=server.base_url,
-                               max_retries=1, timeout_s=5)}
-    return LLMRunner(models, tmp_path / "cache.sqlite", WordTokenizer(), stage="inject",
-                     progress=False, retry_initial_s=0.01, retry_max_s=0.02)
 
 
 def test_the_program_chooses_the_sentence_and_the_model_rewrites_only_it():

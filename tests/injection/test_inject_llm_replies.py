@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 
-from test_inject_llm import runner_for
-from test_inject_stage import EN_SUMMARY, ZH_SUMMARY
+from helpers.injection import EN_SUMMARY, ZH_SUMMARY, ask
 
-from longnovel.injection.engine import judge_reply
 from longnovel.injection.generators.llm.generator import (
     Target,
     build_messages,
@@ -20,20 +18,6 @@ from longnovel.injection.generators.llm.generator import (
     targets,
 )
 from longnovel.injection.nlp.sentences import split_sentences
-from longnovel.llm import Request
-
-
-def ask(server, tmp_path, summary: str, language: str, target: Target, reply: str):
-    """(candidate, reject reason) of ``reply`` to the request for ``target``."""
-    server.enqueue(reply)
-    runner = runner_for(server, tmp_path)
-    try:
-        [result] = runner.run([Request(key="k", model="m",
-                                       messages=build_messages(summary, language, [], target))])
-    finally:
-        runner.close()
-    window = {"reference_summary": summary, "language": language}
-    return judge_reply(window, target, result, "m")
 
 
 def _after(summary: str, language: str, index: int) -> Target:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import json
 
-from test_inject_llm import good_reply, runner_for
-from test_inject_llm_replies import ask
-from test_inject_stage import injections, make_ctx, windows_table
+from helpers.injection import ask, good_reply, injections, make_ctx, runner_for, windows_table
 
 from longnovel.injection.generators.llm.generator import Target, targets
 from longnovel.stages import inject

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers_injection import candidate_of, fabrications
+from helpers.injection import candidate_of, fabrications
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator

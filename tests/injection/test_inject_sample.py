@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from test_inject_stage import injections, make_ctx
+from helpers.injection import injections, make_ctx
 
 from longnovel.stages import inject
 from longnovel.taxonomy import TYPE_IDS

@@ -8,8 +8,14 @@ import re
 from collections import Counter
 
 import pyarrow.parquet as pq
-from test_inject_llm import runner_for
-from test_inject_stage import EN_ARTICLE, TableContext, injections, make_ctx, windows_table
+from helpers.injection import (
+    EN_ARTICLE,
+    TableContext,
+    injections,
+    make_ctx,
+    runner_for,
+    windows_table,
+)
 
 from longnovel.injection.assign import reassign
 from longnovel.stages import inject
