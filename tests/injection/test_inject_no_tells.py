@@ -17,11 +17,13 @@ PEOPLE = [{"name": n, "type": "person", "count": 3} for n in ("Carton", "Darnay"
 TYPES = ("entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication")
 
 
-def all_candidates(summary: str, type_id: str, language: str = "en", entities=PEOPLE) -> list:
+def all_candidates(summary: str, type_id: str, language: str = "en", entities=PEOPLE,
+                   outside: tuple = ()) -> list:
     generator = RulesGenerator(13)
     out = []
     for attempt in range(30):
-        candidate = generator.generate(summary, language, entities, type_id, attempt)
+        candidate = generator.generate(summary, language, entities, type_id, attempt,
+                                       outside=outside)
         if isinstance(candidate, NotApplicable):
             return out
         out.append(candidate)
@@ -62,26 +64,37 @@ def test_zh_commentary_is_never_edited():
     summary = "本章写顾青禾的朋友进城。顾青禾答应了韩石。"
     entities = [{"name": "顾青禾", "type": "person", "count": 3},
                 {"name": "韩石", "type": "person", "count": 2}]
+    edited = set()
     for type_id in TYPES:
         for candidate in all_candidates(summary, type_id, "zh", entities):
             assert candidate.summary.startswith("本章写顾青禾的朋友进城。"), candidate.summary
+            edited.add(type_id)
+    assert edited == {"entity", "event"}  # the sentence after the commentary is edited
 
 
 def test_nothing_inside_a_quotation_is_changed():
     summary = 'Carton tells Lucie, "I won the wager and I will not go back." Darnay won the race.'
-    for type_id in ("event", "polarity", "relation", "number"):
-        for candidate in all_candidates(summary, type_id):
-            assert '"I won the wager and I will not go back."' in candidate.summary, candidate
+    made = {c.hallucinated_span for type_id in ("event", "polarity", "relation", "number")
+            for c in all_candidates(summary, type_id)
+            if '"I won the wager and I will not go back."' in c.summary}
+    # the same "won" outside the quotation is edited; the quotation's words never are
+    assert made == {"Darnay lost the race."}
 
 
 def test_a_fixed_template_is_not_the_invented_content():
-    summary = ("Carton walks to the bank. Darnay meets Lucie at the gate. "
-               "Carton burns the letter in the fire. Lucie hides the key under the stone.")
-    for candidate in all_candidates(summary, "fabrication"):
-        assert not re.search(r"pang of jealousy|secretly|privately|silver ring|long letter",
-                             candidate.hallucinated_span), candidate.hallucinated_span
-    for candidate in all_candidates(summary, "causal"):
-        assert not candidate.hallucinated_span.startswith("Because of this, "), candidate
+    summary = ("Carton walks to the bank because it is late. Darnay meets Lucie at the gate."
+               "\n\nCarton burns the letter in the fire. Lucie hides the key under the stone.")
+    outside = ((True, "Lucie sells her ring at the market."),
+               (False, "Darnay sails to Dover with Carton. Darnay fears the sea."))
+    # invented content is the book's own (the units outside the window), not a template
+    assert {(c.subtype, c.hallucinated_span) for c in all_candidates(
+        summary, "fabrication", outside=outside)} == {
+        ("repeat", "Lucie sells her ring at the market."),
+        ("continue", "Darnay sails to Dover with Carton."),
+        ("psychology", "Darnay fears the sea.")}
+    causes = {c.hallucinated_span for c in all_candidates(summary, "causal")}
+    assert "Because Darnay meets Lucie at the gate, Carton burns the letter in the fire." in causes
+    assert not any(s.startswith("Because of this, ") for s in causes), causes
 
 
 def test_a_non_word_is_refused():

@@ -27,6 +27,12 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+
+def test_the_tests_below_read_the_injection_package():
+    """Each test below loops over MODULES: an empty walk would pass them all."""
+    assert len(MODULES) > 20 and f"{PACKAGE}.generators.rules.event" in MODULES, sorted(MODULES)
+
+
 def _imports(path: Path) -> set[str]:
     """Every longnovel module ``path`` imports, at any level of its code: ``from a.b import c``
     is a.b.c when that is a module, else a.b; importing a module runs its packages first."""
