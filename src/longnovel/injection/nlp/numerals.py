@@ -91,9 +91,31 @@ def _normal(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _engine():
-    import inflect
+    return _import_inflect().engine()
 
-    return inflect.engine()
+
+def _import_inflect():
+    """``inflect``, imported without typeguard's ``@typechecked`` on its methods: the
+    decorator re-parses inflect's source for each of them (2-4 s per process here, jaraco/inflect
+    issue 212) to add argument checks that our own calls do not need."""
+    import sys
+
+    if "inflect" in sys.modules:
+        return sys.modules["inflect"]
+    import typeguard
+
+    checked = typeguard.typechecked
+    typeguard.typechecked = _unchecked
+    try:
+        import inflect
+    finally:
+        typeguard.typechecked = checked
+    return inflect
+
+
+def _unchecked(target=None, **_options):
+    """A stand-in for ``typeguard.typechecked`` that returns what it decorates."""
+    return target if target is not None else _unchecked
 
 
 def indefinite_article(word: str) -> str:
