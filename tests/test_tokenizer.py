@@ -55,24 +55,25 @@ def test_last_line_is_after_the_last_newline_before_text():
     assert last_line("one line") == "one line"
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(unit_text, min_size=1, max_size=6))
-def test_window_length_from_unit_counts_is_exact(texts):
-    counts = TOKENIZER.count_batch(texts)
-    lengths = RunLengths(counts, _join_corrections(texts))
+def assert_every_run_is_exact(texts: list[str]) -> None:
+    """The length of every run of consecutive units, from the units' counts, is the count of
+    the joined text."""
+    lengths = RunLengths(TOKENIZER.count_batch(texts), _join_corrections(texts))
     for j in range(len(texts)):
         for k in range(j, len(texts)):
             assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(unit_text, min_size=1, max_size=6))
+def test_window_length_from_unit_counts_is_exact(texts):
+    assert_every_run_is_exact(texts)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(indented_text, min_size=1, max_size=6))
 def test_window_length_is_exact_with_indented_lines(texts):
-    counts = TOKENIZER.count_batch(texts)
-    lengths = RunLengths(counts, _join_corrections(texts))
-    for j in range(len(texts)):
-        for k in range(j, len(texts)):
-            assert lengths(j, k) == TOKENIZER.count(JOIN.join(texts[j : k + 1]))
+    assert_every_run_is_exact(texts)
 
 
 def test_exact_on_indented_novel_paragraphs():

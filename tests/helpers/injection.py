@@ -204,3 +204,11 @@ def fabrications(summary, language, entities, outside) -> dict[str, Candidate]:
     return {subtype: candidate_of(summary, language, entities, "fabrication", subtype,
                                   outside=outside)
             for subtype in ("repeat", "continue", "psychology")}
+
+
+def assert_exact_change(cand: Candidate, summary: str, original: str, hallucinated: str):
+    """``cand`` replaces ``original`` in ``summary`` by ``hallucinated``, and nothing else."""
+    assert cand.original_span == original
+    assert cand.hallucinated_span == hallucinated
+    assert cand.summary == summary.replace(original, hallucinated)
+    assert cand.generator == "rules"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers.injection import candidate_of, fabrications
+from helpers.injection import assert_exact_change, candidate_of, fabrications
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
@@ -46,11 +46,8 @@ CASES = [
 
 @pytest.mark.parametrize("type_id,subtype,summary,original,hallucinated", CASES)
 def test_exact_change(en_entities, type_id, subtype, summary, original, hallucinated):
-    cand = candidate_of(summary, "en", en_entities, type_id, subtype)
-    assert cand.original_span == original
-    assert cand.hallucinated_span == hallucinated
-    assert cand.summary == summary.replace(original, hallucinated)
-    assert cand.generator == "rules"
+    assert_exact_change(candidate_of(summary, "en", en_entities, type_id, subtype),
+                        summary, original, hallucinated)
 
 
 def test_pronoun_never_becomes_an_earlier_character(en_entities):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers.injection import candidate_of, fabrications
+from helpers.injection import assert_exact_change, candidate_of, fabrications
 
 from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
@@ -33,10 +33,8 @@ CASES = [
 
 @pytest.mark.parametrize("type_id,subtype,summary,original,hallucinated", CASES)
 def test_exact_change(zh_entities, type_id, subtype, summary, original, hallucinated):
-    cand = candidate_of(summary, "zh", zh_entities, type_id, subtype)
-    assert cand.original_span == original
-    assert cand.hallucinated_span == hallucinated
-    assert cand.summary == summary.replace(original, hallucinated)
+    assert_exact_change(candidate_of(summary, "zh", zh_entities, type_id, subtype),
+                        summary, original, hallucinated)
 
 
 def test_chinese_numerals_and_years(zh_entities):

@@ -153,16 +153,17 @@ def test_an_event_verb_used_as_an_adjective_is_left_alone():
     assert made == ["The two hundred and sixteen saved sacks were lent to the granary."]
 
 
-def test_an_event_verb_takes_a_complement_the_new_verb_takes_too():
-    assert spans("Orrin invited him to dine at the tower.", "event") == [
-        "Orrin warned him to dine at the tower."]
+@pytest.mark.parametrize("summary,made", [
+    ("Orrin invited him to dine at the tower.", ["Orrin warned him to dine at the tower."]),
     # after "has", the new verb's participle by lemminflect ("rode" -> "ridden")
-    assert spans("Mabry has walked to the mill with Pell.", "event") == [
-        "Mabry has ridden to the mill with Pell."]
-    assert spans("Corra had bought a new cable at the chandler's.", "event") == [
+    ("Mabry has walked to the mill with Pell.", ["Mabry has ridden to the mill with Pell."]),
+    ("Corra had bought a new cable at the chandler's.", [
         "Corra had borrowed a new cable at the chandler's.",
         "Corra had rented a new cable at the chandler's.",
-        "Corra had stolen a new cable at the chandler's."]
+        "Corra had stolen a new cable at the chandler's."]),
+])
+def test_an_event_verb_takes_a_complement_the_new_verb_takes_too(summary, made):
+    assert spans(summary, "event") == made
 
 
 # --- relation --------------------------------------------------------------------------------
@@ -237,12 +238,14 @@ def test_no_negation_inside_a_question_word_or_relative_clause():
                    for s in spans(summary, "polarity"))
 
 
-def test_negation_by_lemminflect_in_the_writers_own_forms():
+@pytest.mark.parametrize("summary,made", [
     # the writer's "failed to": the verb keeps its tense ("makes" -> "fails to make")
-    assert spans("Ralph makes one last appointment. Wren failed to see him.", "polarity") == [
-        "Ralph fails to make one last appointment."]
+    ("Ralph makes one last appointment. Wren failed to see him.",
+     ["Ralph fails to make one last appointment."]),
     # "did not" + base form, and back to the irregular past by lemminflect
-    assert spans("Oliver rode to London. Monks did not say anything.", "polarity") == [
-        "Oliver did not ride to London."]
-    assert spans("Mabry did not go to the feast. Wren did not wave.", "polarity") == [
-        "Mabry went to the feast.", "Wren waved."]
+    ("Oliver rode to London. Monks did not say anything.", ["Oliver did not ride to London."]),
+    ("Mabry did not go to the feast. Wren did not wave.",
+     ["Mabry went to the feast.", "Wren waved."]),
+])
+def test_negation_by_lemminflect_in_the_writers_own_forms(summary, made):
+    assert spans(summary, "polarity") == made
