@@ -7,8 +7,6 @@ import random
 
 import pyarrow.parquet as pq
 import pytest
-import yaml
-from helpers.builders import build, repo_config_data
 from helpers.evaluation import write_jsonl
 from typer.testing import CliRunner
 
@@ -26,16 +24,11 @@ ALIEN = {"en": "The zeppelin pilot Quoxley sold nineteen marmalade submarines in
          "zh": "飞艇驾驶员库克斯利在巴黎卖掉了十九艘果酱潜水艇。"}
 
 
-@pytest.fixture(scope="module")
-def default_build(tmp_path_factory):
-    """(config, run dir) of the embedded default's build (all four tiers, both languages)."""
-    tmp = tmp_path_factory.mktemp("baselines")
-    data = repo_config_data("default.yaml")
-    data.update(run_dir=str(tmp / "run"), cache=str(tmp / "cache.sqlite"))
-    config = tmp / "config.yaml"
-    config.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    build(config)
-    return config, tmp / "run"
+@pytest.fixture
+def fixture_build(fixture_run):
+    """(config, run dir) of a private copy of the fixture build (tiers XS and XS2)."""
+    make, run_dir = fixture_run
+    return make(), run_dir
 
 
 def exported(run_dir) -> list[dict]:
@@ -48,8 +41,8 @@ def predictions(folder) -> list[dict]:
             (folder / "predictions.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
-def test_three_baselines_evaluate_the_default_build_without_a_server(default_build):
-    config, run_dir = default_build
+def test_three_baselines_evaluate_a_build_without_a_server(fixture_build):
+    config, run_dir = fixture_build
     args = ["evaluate", "-c", str(config), "--no-progress", "--resamples", "50"]
     result = runner.invoke(app, [*args, *(a for b in BASELINES for a in ("-m", b))])
     assert result.exit_code == 0, result.output
@@ -62,7 +55,7 @@ def test_three_baselines_evaluate_the_default_build_without_a_server(default_bui
         assert metrics["samples"] == len(rows) and metrics["provider"] == "builtin"
         assert metrics["summary"]["all"]["failure_rate"]["mean"] == 0.0
         assert metrics["totals"]["requests"] == 0 and metrics["usage"] == {}
-        assert any("fewer than 30 samples" in w and "L/en (n=" in w
+        assert any("fewer than 30 samples" in w and "XS2/en (n=" in w
                    for w in metrics["warnings"])
     # random: the seeded draw of each sample, whatever else is evaluated with it
     random_preds = predictions(out / "baseline_random")
@@ -71,10 +64,10 @@ def test_three_baselines_evaluate_the_default_build_without_a_server(default_bui
         score = rng.randint(0, 5)
         assert pred["score"] == score
         assert pred["types"] == ([rng.choice(TYPE_IDS)] if score < 3 else [])
-    again = runner.invoke(app, [*args, "-m", "baseline:random", "--tier", "S"])
+    again = runner.invoke(app, [*args, "-m", "baseline:random", "--tier", "XS"])
     assert again.exit_code == 0, again.output
     subset = {p["id"]: p["score"] for p in predictions(out / "baseline_random")}
-    assert subset == {p["id"]: p["score"] for p in random_preds if p["tier"] == "S"}
+    assert subset == {p["id"]: p["score"] for p in random_preds if p["tier"] == "XS"}
     # summary-only: a probability per sample, out of fold, types only when flagged
     for pred in predictions(out / "baseline_summary-only"):
         chance = json.loads(pred["raw"])["p_hallucinated"]
@@ -87,10 +80,10 @@ def test_three_baselines_evaluate_the_default_build_without_a_server(default_bui
     assert "intervals over fewer than 30 samples are rough: " in board.stdout
 
 
-def test_lexical_flags_the_sentence_the_article_does_not_hold(default_build, tmp_path):
-    """Every human summary of the default build, once as it is and once with a sentence no
+def test_lexical_flags_the_sentence_the_article_does_not_hold(fixture_build, tmp_path):
+    """Every human summary of the fixture build, once as it is and once with a sentence no
     article holds: the lexical baseline flags each changed copy on that very sentence."""
-    config, run_dir = default_build
+    config, run_dir = fixture_build
     humans = [r for r in exported(run_dir) if r["source"] == "human"]
     rows = []
     for row in humans:
@@ -159,8 +152,8 @@ def test_folds_group_by_book_then_window_and_prefer_other_splits():
     assert how == {"en": "the export's other split(s): 2 samples"}
 
 
-def test_an_unknown_baseline_is_one_clear_line(default_build):
-    config, _ = default_build
+def test_an_unknown_baseline_is_one_clear_line(fixture_build):
+    config, _ = fixture_build
     result = runner.invoke(app, ["evaluate", "-c", str(config), "-m", "baseline:bm25"])
     assert result.exit_code == 1
     assert "--model baseline:bm25: no such built-in detector (built in: baseline:random, " \

@@ -77,6 +77,16 @@ def release_config(tmp: Path, run_dir: Path, **overrides) -> Path:
     return path
 
 
+def default_config(tmp: Path, run_dir: Path, **overrides) -> Path:
+    """configs/default.yaml (the embedded default) with absolute corpus paths, its run dir
+    ``run_dir`` and its cache inside ``tmp``; written as ``tmp/<run dir name>.yaml``."""
+    data = repo_config_data("default.yaml")
+    data.update(run_dir=str(run_dir), cache=str(tmp / f"{run_dir.name}.sqlite"), **overrides)
+    path = tmp / f"{run_dir.name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
 def build(config: Path, tiers: list[str] | None = None, **kwargs) -> None:
     """Build every stage of ``config`` quietly (only ``tiers`` when given)."""
     from longnovel.config import load_config

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 
 import pyarrow.parquet as pq
 import yaml
@@ -35,14 +33,10 @@ def test_the_sample_books_reach_tier_xl_in_units_of_2k_to_4k_tokens():
         assert all(150 <= n <= 400 for n in summary_counts), book
 
 
-def test_build_tier_xl_on_the_default_writes_xl_samples_in_both_languages(tmp_path):
-    run_dir = tmp_path / "default"
-    result = subprocess.run(
-        [sys.executable, "-m", "longnovel.cli", "build", "--tier", "XL", "--run-dir",
-         str(run_dir), "--no-progress"], cwd=REPO, capture_output=True, text=True, timeout=600,
-        check=False)
-    assert result.returncode == 0, result.stderr
-    files = sorted((run_dir / "export" / "XL").glob("*.parquet"))
+def test_build_tier_xl_on_the_default_writes_xl_samples_in_both_languages(default_xl_alone):
+    """``longnovel build --tier XL --run-dir DIR``, no config named (conftest)."""
+    files = sorted((default_xl_alone / "export" / "XL").glob("*.parquet"))
+    assert files and not (default_xl_alone / "export" / "S").exists()
     rows = [r for f in files for r in pq.read_table(f).to_pylist()]
     assert {r["language"] for r in rows} == {"zh", "en"}
     assert all(98_000 <= r["n_tokens"] <= 104_000 for r in rows)

@@ -8,12 +8,8 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-import pytest
 import yaml
-from helpers.builders import build, repo_config_data
-
-# Under pytest-xdist, this module's tests share one worker and so one module fixture.
-pytestmark = pytest.mark.xdist_group("default-builds")
+from helpers.builders import build, default_config
 
 COLUMNS = {
     "id": pa.string(), "window_id": pa.string(), "language": pa.string(), "tier": pa.string(),
@@ -31,23 +27,6 @@ ARTICLE_QUOTE = {"en": re.compile(r'but the article says "(.*)"\.$', re.S),
                  "zh": re.compile(r"但原文是“(.*)”。$", re.S)}
 TYPES = {"entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication"}
 MARKER = {"en": "\n\nSummary:\n", "zh": "\n\n摘要：\n"}
-
-
-def default_config(tmp: Path, run_dir: Path) -> Path:
-    data = repo_config_data("default.yaml")
-    data.update(run_dir=str(run_dir), cache=str(tmp / "cache.sqlite"))
-    path = tmp / f"{run_dir.name}.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def two_default_builds(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("default")
-    runs = [tmp / "first", tmp / "second"]
-    for run_dir in runs:
-        build(default_config(tmp, run_dir))
-    return runs
 
 
 def check_row(row: dict) -> None:
@@ -114,22 +93,24 @@ def check_card(export: Path, files: list[Path], rows: list[dict]) -> None:
     assert stats["samples"] == len(rows)
 
 
-def test_default_export_passes_the_release_check(two_default_builds):
-    rows = check_export(two_default_builds[0] / "export")
+def test_default_export_passes_the_release_check(default_build):
+    rows = check_export(default_build[1] / "export")
     assert {r["language"] for r in rows} == {"en", "zh"}
     assert {r["source"] for r in rows} >= {"human", "injection"}
     assert not any(r["reviewed"] for r in rows)
 
 
-def test_ids_are_stable_across_two_builds_from_scratch(two_default_builds):
-    first, second = (check_export(run / "export") for run in two_default_builds)
+def test_ids_are_stable_across_two_builds_from_scratch(default_build, tmp_path):
+    build(default_config(tmp_path, tmp_path / "second"))
+    first, second = (check_export(run / "export") for run in (default_build[1],
+                                                               tmp_path / "second"))
     def listing(rows):
         return sorted((r["id"], r["summary"], r["split"]) for r in rows)
 
     assert listing(first) == listing(second)
 
 
-def test_every_injection_of_the_default_is_a_true_label_with_a_true_reason(two_default_builds):
+def test_every_injection_of_the_default_is_a_true_label_with_a_true_reason(default_build):
     """On the embedded default (all tiers, every valid injection, not only the exported ones):
     each quote a reason attributes to the article is the article's text, found at its
     evidence offsets; no invented sentence is told by the article; an invented cause joins
@@ -137,7 +118,7 @@ def test_every_injection_of_the_default_is_a_true_label_with_a_true_reason(two_d
     from longnovel.injection.engine import TOLD_SUPPORT
     from longnovel.injection.evidence import ArticleIndex
 
-    run = two_default_builds[0]
+    run = default_build[1]
     articles = {w["window_id"]: w["article"] for w in
                 pq.read_table(run / "expand/windows.parquet").to_pylist()}
     rows = [r for r in pq.read_table(run / "inject/injections.parquet").to_pylist()
