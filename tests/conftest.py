@@ -60,12 +60,21 @@ def build_once(shared: Path, name: str, make) -> Path:
     return folder
 
 
+LONGNOVEL = str(Path(sys.executable).parent / "longnovel")
+
+
 @pytest.fixture(scope="session")
 def built_fixture(shared_tmp) -> Path:
-    """The run directory of one fixture build, made once for the whole test run (read-only:
-    copy it before changing anything)."""
+    """The run directory of one fixture build, made once for the whole test run by the
+    installed command, ``longnovel build --config configs/fixture.yaml --run-dir DIR`` from the
+    repository, its stderr kept beside it as ``build.stderr`` (read-only: copy it before
+    changing anything)."""
     def make(folder: Path) -> None:
-        build(release_config(folder, folder / "run"))
+        done = subprocess.run([LONGNOVEL, "build", "--config", "configs/fixture.yaml",
+                               "--run-dir", str(folder / "run")], cwd=REPO,
+                              capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, done.stderr
+        (folder / "build.stderr").write_text(done.stderr, encoding="utf-8")
 
     return build_once(shared_tmp, "fixture-build", make) / "run"
 
