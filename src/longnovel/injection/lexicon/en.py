@@ -156,7 +156,8 @@ EN_RELATION_INVENT = {
 # --- event verbs and outcomes -----------------------------------------------------------------
 # Every form is listed so the tense of the sentence is kept.
 EN_EVENT_VERBS = {
-    "talks with": ["quarrels with", "argues with"], "talked with": ["quarreled with", "argued with"],
+    "talks with": ["quarrels with", "argues with"],
+    "talked with": ["quarreled with", "argued with"],
     "talks to": ["argues with", "shouts at"], "talked to": ["argued with", "shouted at"],
     "visits": ["writes to", "avoids"], "visited": ["wrote to", "avoided"],
     "writes to": "visits", "wrote to": "visited", "kisses": "slaps", "kissed": "slapped",

@@ -13,7 +13,8 @@ _EN_COMMENTARY = re.compile(
     r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage)\b"
     r"|the (?:author|narrator|reader|readers|novelist|text)\b|the (?:\w+ )?(?:author|narrator)'s"
     r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos))", re.IGNORECASE)
-_ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下|伏笔|象征")
+_ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下"
+                            r"|伏笔|象征")
 _QUOTES = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’(?!\w)|(?<!\w)'[^']*'(?!\w)")
 
 

@@ -36,7 +36,8 @@ MAX_ENTITIES = 40
 SYSTEM = {
     "en": "You help build a benchmark for hallucination detection in novel summaries. You "
           "rewrite one piece of a summary exactly as instructed and reply with JSON only.",
-    "zh": "你在协助构建小说摘要幻觉检测的评测集。请严格按要求改写摘要中的一处文字，只用 JSON 回复。",
+    "zh": "你在协助构建小说摘要幻觉检测的评测集。"
+          "请严格按要求改写摘要中的一处文字，只用 JSON 回复。",
 }
 RETRY_NOTE = {
     "en": "\n\nYour previous answer was rejected ({reason}). Follow the task exactly and try "

@@ -35,7 +35,8 @@ _EN_PAIRS = [
 _EN_LEAD = re.compile(r"^(?:However|But|Still|Yet|Instead|Meanwhile|Finally|Eventually|"
                       r"In the end|At first|Then|Later|Afterwards|So),?\s+")
 _ZH_PAIRS = [
-    (re.compile(r"^(?P<s>[^，,]{0,8}?)因为(?P<a>[^，,]+)[，,]所以(?P<b>.+)$"), "{s}因为{b}，所以{a}"),
+    (re.compile(r"^(?P<s>[^，,]{0,8}?)因为(?P<a>[^，,]+)[，,]所以(?P<b>.+)$"),
+     "{s}因为{b}，所以{a}"),
     (re.compile(r"^由于(?P<a>[^，,]+)[，,](?P<b>.+)$"), "由于{b}，{a}"),
     (re.compile(r"^(?P<b>[^，,]+)[，,]是因为(?P<a>.+)$"), "{a}，是因为{b}"),
     (re.compile(r"^(?P<b>[^，,]+)[，,]因为(?P<a>.+)$"), "{a}，因为{b}"),

@@ -154,7 +154,8 @@ _EN_TIME_PHRASE = re.compile(
     r"|^(?:(?:At|By|Before|After|Until) [^,]{0,30}?(?:o'clock|noon|midnight|dawn|dusk)"
     r"|That (?:day|night|morning|evening|afternoon)|Early (?:on )?[^,]{0,30}?(?:day|morning)"
     r"|The next (?:day|morning|evening))\s+(?=[A-Z])")
-_ZH_TIME_PHRASE = re.compile(r"^[^，。“”]{0,10}?(?:年|月|日|天|夜|晚|早|晨|午|时|前|后|初[一二三四五六七八九十]+"
+_ZH_TIME_PHRASE = re.compile(r"^[^，。“”]{0,10}?(?:年|月|日|天|夜|晚|早|晨|午|时|前|后"
+                             r"|初[一二三四五六七八九十]+"
                              r"|[一二三四五六七八九十]+)[^，。“”]{0,3}[，,]")
 
 

@@ -113,7 +113,8 @@ def _passive(new: str) -> bool:
     return " " not in new and new not in EN_NO_OBJECT and past_participle(new) == new
 
 
-_OBJECT = r"(?:him|her|them|me|us|it|himself|herself|themselves|[A-Z][a-z]+|(?:the|his|her|their|a|an|its|my|our)\s+[a-z]+)"
+_OBJECT = (r"(?:him|her|them|me|us|it|himself|herself|themselves|[A-Z][a-z]+"
+           r"|(?:the|his|her|their|a|an|its|my|our)\s+[a-z]+)")
 _TO_INFINITIVE = re.compile(r"\s+to\s+([a-z]+)\b")
 _OBJECT_TO_INFINITIVE = re.compile(rf"\s+{_OBJECT}\s+to\s+([a-z]+)\b")
 _PARTICLE_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?([a-z]+)\b")

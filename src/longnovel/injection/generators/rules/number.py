@@ -33,7 +33,8 @@ _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "
                 "周", "步", "口", "家", "户", "艘", "辆", "张", "支", "队", "箱", "斤", "杯", "碗",
                 "套", "层", "两银子", "文", "贯", "丈", "尺", "亩", "场", "回", "遍", "刀", "拳")
 _ZH_TIME_UNITS = ("月", "日", "号", "点", "时", "点钟", "更")
-_ZH_NUMBER = re.compile(rf"(\d+|[{CN_NUMERAL_CHARS}]+)(?=({'|'.join(_ZH_TIME_UNITS + _ZH_MEASURES)}))")
+_ZH_NUMBER = re.compile(
+    rf"(\d+|[{CN_NUMERAL_CHARS}]+)(?=({'|'.join(_ZH_TIME_UNITS + _ZH_MEASURES)}))")
 _ZH_SKIP_BEFORE = "第初几数"
 _ZH_COUNTED_ONE = ("岁", "年", "小时", "元", "两银子", "里", "月", "日", "号", "点", "时", "点钟")
 # Sayings with a number in them: not a count (千里迢迢, 百年老店, 一五一十).

@@ -152,7 +152,8 @@ def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
 
 # A clause inside a question word or a relative pronoun ("what Vell would do", "which he said
 # were found"): its verb is not the sentence's statement, and negating it reads oddly.
-_EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever)\s+(?:\w+\s+){0,2}$")
+_EN_EMBEDDED = re.compile(
+    r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever)\s+(?:\w+\s+){0,2}$")
 
 
 def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False, True),

@@ -57,7 +57,8 @@ ZH_BUSINESSES = frozenset({"茶楼", "酒楼", "钱庄", "客栈", "当铺", "�
 # suffix: never a place's name of their own.
 ZH_GENERIC_PLACES = frozenset({
     "太阳", "月亮", "山坡", "府城", "县城", "省城", "京城", "河湾", "木桥", "石桥", "山脚", "山顶",
-    "城门", "衙门", "码头", "渡口", "祠堂", "后院", "前院", "天井", "月亮门", "大门", "后门", "前门",
+    "城门", "衙门", "码头", "渡口", "祠堂", "后院", "前院", "天井", "月亮门", "大门", "后门",
+    "前门",
     "山门", "庙门", "山路", "小路", "大街", "小街", "街口", "村口", "路口", "桥头", "河边", "江边",
     "岸边", "山里", "城里", "村里", "乡下", "家乡", "故乡", "老家", "外地", "本地", "当地", "各地",
     "地方", "东边", "西边", "南边", "北边", "对岸", "河面", "江面", "水面", "院子", "屋子", "房子"})
@@ -328,7 +329,8 @@ def _surname_titles(stats: _Stats, min_count: int) -> Counter:
                                                    stats.text))
     for word, n in found.items():
         positions = stats.positions(word)
-        if n >= min_count and not _common_word(word) and stats.name_slot(positions) >= MIN_NAME_SLOT:
+        if n >= min_count and not _common_word(word) \
+                and stats.name_slot(positions) >= MIN_NAME_SLOT:
             out[word] = n
     return out
 
