@@ -97,7 +97,8 @@ def test_zh_gender_from_name_and_pronouns():
 
 
 def test_zh_business_names_are_no_people_and_generic_places_no_places():
-    text = ("韩石说可以去石湾渡的聚源油行买。孟二在聚源油行做了十年油工。聚源的严掌柜给了她二两银子。"
+    text = ("韩石说可以去石湾渡的聚源油行买。孟二在聚源油行做了十年油工。"
+            "聚源的严掌柜给了她二两银子。"
             "小满去聚源油行买油。严掌柜说裕丰钱庄的银子到了。严掌柜去了裕丰钱庄。"
             "小满走到河里。小满在河里洗手。钱庄的人来了。钱庄关门了。")
     got = {(e["name"], e["type"]) for e in extract_entities(text, "zh")}

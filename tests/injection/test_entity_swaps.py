@@ -157,7 +157,8 @@ def test_a_refusal_says_why(summary, entities, why):
 def test_traditional_aliases_and_no_second_name_of_someone_present():
     assert entity.maybe_same("聞太師", "聞仲", True)  # 太師 is a title, written traditional
     entities = _people("子牙", "聞仲", "聞太師", "楊戩")
-    got = {e.hallucinated_span for e in entity.mismatch_edits(Draft("子牙劫營破聞仲", "zh", entities))}
+    got = {e.hallucinated_span
+           for e in entity.mismatch_edits(Draft("子牙劫營破聞仲", "zh", entities))}
     assert "聞太師劫營破聞仲" not in got and "楊戩劫營破聞仲" in got
 
 

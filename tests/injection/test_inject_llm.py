@@ -98,7 +98,8 @@ def test_garbled_replies_become_rows_with_reasons(llm_server, tmp_path):
     # the garbled reply is plain text unlike the sentence asked about: never a candidate
     assert any(r["reject_reason"] == "llm_empty" for r in rows)
     assert not any("Sorry" in r["hallucinated_span"] for r in rows), [
-        (r["type"], r["subtype"], r["hallucinated_span"]) for r in rows if "Sorry" in r["hallucinated_span"]]
+        (r["type"], r["subtype"], r["hallucinated_span"]) for r in rows
+        if "Sorry" in r["hallucinated_span"]]
 
 
 def test_llm_entities_fall_back_to_the_lexical_ones(llm_server, tmp_path):

@@ -142,8 +142,10 @@ def _run(llm_server, tmp_path, max_retries: int):
 def test_a_non_word_is_recorded_in_the_rows_and_the_manifest(llm_server, tmp_path):
     result, rows, retries = _run(llm_server, tmp_path, max_retries=0)
     assert len(rows) == 4 and not retries
-    assert [(r["valid"], r["reject_reason"]) for r in rows] == [(False, "nonword: opportely")] * 4, [
-        (r["window_id"], r["type"], r["subtype"], r["original_span"], r["hallucinated_span"]) for r in rows]
+    assert [(r["valid"], r["reject_reason"]) for r in rows] == \
+        [(False, "nonword: opportely")] * 4, [
+            (r["window_id"], r["type"], r["subtype"], r["original_span"], r["hallucinated_span"])
+            for r in rows]
     assert all(" opportely " in r["hallucinated_span"] for r in rows)
     assert result.dropped["nonword"] == 4  # (zh rows have no lexicon check)
 

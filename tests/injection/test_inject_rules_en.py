@@ -92,7 +92,8 @@ def test_causal_invent_uses_the_writers_own_connective(en_entities):
                "the doctor.\n\nThen the family arrives from Port Callow with a cart of coal. "
                "Wren waits.")
     invented = candidate_of(summary, "en", en_entities, "causal", "invent")
-    assert invented.hallucinated_span == "So the family arrives from Port Callow with a cart of coal."
+    assert invented.hallucinated_span == \
+        "So the family arrives from Port Callow with a cart of coal."
 
 
 def test_an_invented_cause_joins_the_last_event_of_one_unit_to_the_first_of_the_next(

@@ -11,13 +11,17 @@ from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
 
 CASES = [
-    ("entity", "pronoun", "青禾来到墨坊。她整夜没有睡着。", "她整夜没有睡着。", "韩石整夜没有睡着。"),
+    ("entity", "pronoun", "青禾来到墨坊。她整夜没有睡着。", "她整夜没有睡着。",
+     "韩石整夜没有睡着。"),
     ("entity", "role_swap", "小满骗了韩石。", "小满骗了韩石。", "韩石骗了小满。"),
-    ("entity", "mismatch", "顾衡山前往临川府卖墨。", "顾衡山前往临川府卖墨。", "顾衡山前往青砚镇卖墨。"),
+    ("entity", "mismatch", "顾衡山前往临川府卖墨。", "顾衡山前往临川府卖墨。",
+     "顾衡山前往青砚镇卖墨。"),
     ("number", "quantity", "韩石在墨坊住了三年。", "韩石在墨坊住了三年。", "韩石在墨坊住了六年。"),
-    ("number", "time", "他们约定在清晨出发。", "他们约定在清晨出发。", "他们约定在傍晚出发。"),
+    ("number", "time", "他们约定在清晨出发。", "他们约定在清晨出发。",
+     "他们约定在傍晚出发。"),
     ("relation", "replace", "小满去看望他的外公。", "小满去看望他的外公。", "小满去看望他的爷爷。"),
-    ("relation", "invent", "小满和朋友去喝酒。", "小满和朋友去喝酒。", "小满和亲戚去喝酒。"),  # 朋友 has no gender
+    # 朋友 has no gender
+    ("relation", "invent", "小满和朋友去喝酒。", "小满和朋友去喝酒。", "小满和亲戚去喝酒。"),
     # (a negation is added or taken out only where the writer negates elsewhere too)
     ("polarity", "negate", "青禾接受了邀请。小满没有说任何话。", "青禾接受了邀请。",
      "青禾没有接受邀请。"),
@@ -26,7 +30,8 @@ CASES = [
     ("event", "outcome", "最后韩石获释。", "最后韩石获释。", "最后韩石被拘押。"),
     ("causal", "invert", "她因为思念家乡，所以整日哭泣。", "她因为思念家乡，所以整日哭泣。",
      "她因为整日哭泣，所以思念家乡。"),
-    ("causal", "replace", "顾衡山前往临川府卖墨。\n\n小满在院中读书。她因为思念家乡，所以整日哭泣。",
+    ("causal", "replace",
+     "顾衡山前往临川府卖墨。\n\n小满在院中读书。她因为思念家乡，所以整日哭泣。",
      "她因为思念家乡，所以整日哭泣。", "她因为顾衡山前往临川府卖墨，所以整日哭泣。"),
 ]
 
@@ -57,15 +62,17 @@ def test_temporal_swap_keeps_the_connective(zh_entities):
 
 def test_an_invented_cause_joins_the_last_event_of_one_unit_to_the_first_of_the_next(
         zh_entities):
-    summary = "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。\n\n随后小满离开了墨坊。小满去了临川府。"
+    summary = ("韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。\n\n"
+               "随后小满离开了墨坊。小满去了临川府。")
     cand = candidate_of(summary, "zh", zh_entities, "causal", "invent")
     assert cand.hallucinated_span == "青禾病倒在床，所以小满离开了墨坊。"
-    assert cand.summary == ("韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床，所以小满离开了墨坊。\n\n"
-                            "小满去了临川府。")
+    assert cand.summary == ("韩石在院中磨墨，所以一直忙到天黑。"
+                            "青禾病倒在床，所以小满离开了墨坊。\n\n小满去了临川府。")
 
 
 def test_no_invented_cause_between_two_steps_of_one_unit(zh_entities):
-    summary = "韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。{}随后小满离开了墨坊。小满去了临川府。"
+    summary = ("韩石在院中磨墨，所以一直忙到天黑。青禾病倒在床。{}"
+               "随后小满离开了墨坊。小满去了临川府。")
 
     def made(text):
         return [RulesGenerator(13).generate(text, "zh", zh_entities, "causal", attempt)
@@ -80,11 +87,13 @@ def test_no_invented_cause_between_two_steps_of_one_unit(zh_entities):
 
 def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(zh_entities):
     summary = "青禾把墨送到了临川府。小满在院中读书。天气渐渐冷了下来。韩石在院中磨墨。"
-    outside = ((True, "小满在松岭上烧了三年松烟。"), (False, "韩石心中担心墨坊的生意。韩石卖掉了烟房。"))
+    outside = ((True, "小满在松岭上烧了三年松烟。"),
+               (False, "韩石心中担心墨坊的生意。韩石卖掉了烟房。"))
     made = fabrications(summary, "zh", zh_entities, outside)
     assert {subtype: c.summary for subtype, c in made.items()} == {
         "repeat": summary.replace("读书。", "读书。小满在松岭上烧了三年松烟。"),
-        "continue": summary + "韩石卖掉了烟房。", "psychology": summary + "韩石心中担心墨坊的生意。"}
+        "continue": summary + "韩石卖掉了烟房。",
+        "psychology": summary + "韩石心中担心墨坊的生意。"}
     assert all(c.original_span == "" for c in made.values())
 
 

@@ -29,8 +29,8 @@ def test_split_en_after_closing_emphasis():
 
 def test_split_zh_with_closing_quotes():
     text = "小满说：“你来了。”青禾笑了。她走了……然后呢？好！"
-    assert split_sentences(text, "zh") == ["小满说：“你来了。”", "青禾笑了。", "她走了……", "然后呢？",
-                                           "好！"]
+    assert split_sentences(text, "zh") == ["小满说：“你来了。”", "青禾笑了。", "她走了……",
+                                           "然后呢？", "好！"]
 
 
 def test_en_entities_filter_sentence_starts_and_type_places():
@@ -73,7 +73,8 @@ def test_zh_entities_find_invented_names():
 
 
 def test_zh_entities_full_names_with_kinship():
-    text = "沈小满在松岭遇见了顾青禾。顾青禾哭了。沈小满的父亲早已去世。顾衡山很生气，顾衡山的父亲也早已去世。"
+    text = ("沈小满在松岭遇见了顾青禾。顾青禾哭了。沈小满的父亲早已去世。"
+            "顾衡山很生气，顾衡山的父亲也早已去世。")
     got = set(_counts(text, "zh"))
     assert {("沈小满", "person"), ("顾青禾", "person"), ("顾衡山", "person"),
             ("父亲", "kinship")} <= got
@@ -81,7 +82,8 @@ def test_zh_entities_full_names_with_kinship():
 
 
 def test_zh_compound_surname_aliases_and_titles_counted_once():
-    text = ("林晓梅推开门，看见欧阳明正坐在窗前。欧阳明说：“你终于来了。”林晓梅笑了笑，把信放在桌上。"
+    text = ("林晓梅推开门，看见欧阳明正坐在窗前。欧阳明说：“你终于来了。”"
+            "林晓梅笑了笑，把信放在桌上。"
             "第二天一早，晓梅去了北门街的药铺。药铺的孟掌柜告诉她，欧阳明昨夜去了江州城。"
             "晓梅问孟掌柜：“他一个人去的？”孟掌柜点头。晓梅心里很不安，她决定去江州城找他。"
             "她在江州城的客栈里等了三天，才见到欧阳明。欧阳明说他在找他的哥哥。"

@@ -25,7 +25,8 @@ def test_good_single_sentence_change():
 
 @pytest.mark.parametrize("summary,span,reason", [
     (EN, "Mabry walks to the house in the rain.", "unchanged"),
-    (EN.replace("Mabry", "Orrin").replace("mother", "aunt"), "Orrin walks", "not_one_sentence_changed"),
+    (EN.replace("Mabry", "Orrin").replace("mother", "aunt"), "Orrin walks",
+     "not_one_sentence_changed"),
     (EN.replace("Mabry", "Orrin"), "Jory walks", "span_not_in_summary"),
     (EN.replace("Mabry", "Orrin"), "Wren stays at home", "span_not_the_change"),
     (EN + " And then a very long invented paragraph follows here, far longer than the rest.",

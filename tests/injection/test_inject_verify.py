@@ -56,7 +56,8 @@ def test_every_exported_candidate_was_accepted_by_the_judge(llm_server, tmp_path
     result = inject.run(ctx)
     rows = injections(ctx).to_pylist()
     checks = [m for m in llm_server.requests if "<article>" in m["body"]["messages"][-1]["content"]]
-    assert checks and all(m["body"]["messages"][-1]["content"].startswith("<article>\n") for m in checks)
+    assert checks and all(m["body"]["messages"][-1]["content"].startswith("<article>\n")
+                          for m in checks)
     en = [m for m in checks if EN_ARTICLE in m["body"]["messages"][-1]["content"]]
     assert en[0]["body"]["messages"][-1]["content"].startswith(f"<article>\n{EN_ARTICLE}")
     verify = result.extra["verify"]

@@ -40,7 +40,8 @@ def test_a_sentence_opening_with_a_pronoun_is_not_moved_ahead_of_its_antecedent(
     summary = ("Using the workbook of Amsel Vale, Wren found the moon wheel. "
                "It was bright new brass, while every other wheel was green and grey with salt.")
     assert spans(summary, "temporal") == []
-    summary = "当夜三更，小满发现谱房的铜锁没有扣上，便进了谱房。他在东墙离地两尺高处摸到一块松动的砖。"
+    summary = ("当夜三更，小满发现谱房的铜锁没有扣上，便进了谱房。"
+               "他在东墙离地两尺高处摸到一块松动的砖。")
     assert spans(summary, "temporal", "zh") == []
     # the connective stays, but the moved sentence still leans on the one before
     summary = "第二天，小满和青禾押着刁五下山。顾衡山把刁五关在县学里。随后，他们去了临川府。"
@@ -119,7 +120,8 @@ def test_an_age_stays_an_age_of_that_stage_of_life_with_its_article():
 
 def test_chinese_numerals_through_cn2an():
     assert spans("周大有召集了一百零八位船夫。", "number", "zh") == [
-        "周大有召集了一百六十二位船夫。", "周大有召集了五十四位船夫。", "周大有召集了八十六位船夫。"]
+        "周大有召集了一百六十二位船夫。", "周大有召集了五十四位船夫。",
+        "周大有召集了八十六位船夫。"]
 
 
 def test_a_time_word_comes_from_the_books_summaries_and_never_doubles_a_neighbour():
@@ -202,9 +204,12 @@ def test_a_relation_stand_in_keeps_the_persons_gender_and_generation():
     made = spans("七月初九，舅舅周大有带十三岁的表妹周杏儿来。", "relation", "zh")
     assert "七月初九，舅舅周大有带十三岁的姑姑周杏儿来。" not in made
     assert made == sorted([
-        "七月初九，伯父周大有带十三岁的表妹周杏儿来。", "七月初九，叔叔周大有带十三岁的表妹周杏儿来。",
-        "七月初九，姨父周大有带十三岁的表妹周杏儿来。", "七月初九，舅舅周大有带十三岁的亲妹妹周杏儿来。",
-        "七月初九，舅舅周大有带十三岁的堂妹周杏儿来。", "七月初九，舅舅周大有带十三岁的朋友周杏儿来。",
+        "七月初九，伯父周大有带十三岁的表妹周杏儿来。",
+        "七月初九，叔叔周大有带十三岁的表妹周杏儿来。",
+        "七月初九，姨父周大有带十三岁的表妹周杏儿来。",
+        "七月初九，舅舅周大有带十三岁的亲妹妹周杏儿来。",
+        "七月初九，舅舅周大有带十三岁的堂妹周杏儿来。",
+        "七月初九，舅舅周大有带十三岁的朋友周杏儿来。",
         "七月初九，舅舅周大有带十三岁的表姐周杏儿来。"])
     # a son stays of his generation: a nephew or a stepson, never a father
     assert spans("Her son Pell climbed a drainpipe into the office.", "relation") == [
