@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -56,7 +57,22 @@ def start_build(config: Path) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def kill_when(build: subprocess.Popen, sig: int, ready, timeout: float = 120) -> set[int]:
+ENDED = 300  # generous seconds for a signalled build to end on a loaded machine (no speed claim)
+
+
+def ended(build: subprocess.Popen) -> None:
+    """Wait for ``build`` to end; one that does not is killed, and the test fails."""
+    try:
+        build.wait(timeout=ENDED)
+    except subprocess.TimeoutExpired:
+        for pid in descendants(build.pid) | {build.pid}:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        build.wait()
+        pytest.fail(f"the build did not end within {ENDED} s of the signal")
+
+
+def kill_when(build: subprocess.Popen, sig: int, ready, timeout: float = 600) -> set[int]:
     """Send ``sig`` to ``build`` once ``ready()`` holds; return its descendants at that time
     (None when the build ended first)."""
     deadline = time.monotonic() + timeout
@@ -64,10 +80,10 @@ def kill_when(build: subprocess.Popen, sig: int, ready, timeout: float = 120) ->
         if ready():
             children = descendants(build.pid)
             build.send_signal(sig)
-            build.wait(timeout=60)
+            ended(build)
             return children
         time.sleep(0.02)
-    build.wait(timeout=60)
+    ended(build)
     return None
 
 
@@ -188,3 +204,62 @@ def test_sigterm_during_a_finalizer_still_stops_the_command():
                           text=True, timeout=60)
     assert done.stdout.strip() == "terminated", done.stdout + done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+SIGNALLED_WHILE_FORKING = """
+import os, signal, sys
+from multiprocessing import popen_fork
+
+import longnovel.workers as workers
+
+target, pids = int(sys.argv[1]), sys.argv[2]
+started = 0
+real_pool, real_launch = workers.process_pool, popen_fork.Popen._launch
+
+
+def launch(self, process_obj):  # a pool worker's fork
+    if started == target:
+        os.kill(os.getpid(), signal.SIGTERM)  # lands right as this worker forks
+    real_launch(self, process_obj)
+    with open(pids, "a") as out:
+        out.write(f"{self.pid}\\n")
+
+
+def process_pool(n):
+    global started
+    started += 1
+    return real_pool(n)
+
+
+workers.process_pool = process_pool
+popen_fork.Popen._launch = launch
+from longnovel.cli import app
+
+app(sys.argv[3:], prog_name="longnovel")
+"""
+
+
+@pytest.mark.parametrize("pool", [1, 2], ids=["entity-pool", "book-pool"])
+def test_sigterm_while_a_pool_forks_ends_the_build_and_its_workers(tmp_path, pool):
+    """SIGTERM delivered exactly while a worker forks (the first pool a build starts extracts
+    entities, the second runs inject's books): the build ends with 143, no worker outlives
+    it, and the next build runs."""
+    config = release_config(tmp_path, tmp_path / "run")
+    pids = tmp_path / "pids"
+    build = subprocess.Popen([sys.executable, "-c", SIGNALLED_WHILE_FORKING, str(pool),
+                              str(pids), "build", "-c", str(config), "--no-progress",
+                              "--workers", "2"], cwd=REPO, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    ended(build)
+    stderr = build.stderr.read()
+    assert build.returncode == 143, stderr
+    assert stderr.rstrip().endswith("terminated"), stderr
+    assert "Exception" not in stderr, stderr
+    workers = {int(line) for line in pids.read_text().split()}
+    assert len(workers) >= 2 * pool  # the pools before, and the signalled one, forked
+    assert not wait_gone(workers), "pool workers outlived the terminated build"
+    assert not temp_files(tmp_path / "run")
+    again = subprocess.run([sys.executable, "-m", "longnovel.cli", "build", "-c", str(config),
+                            "--no-progress"], cwd=REPO, capture_output=True, text=True,
+                           timeout=600, check=False)
+    assert again.returncode == 0, again.stderr

@@ -9,6 +9,7 @@ of finishing its queue.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 
@@ -20,36 +21,88 @@ DEFERRED = {signal.SIGINT, signal.SIGTERM}
 
 def process_pool(workers: int):
     """A ``ProcessPoolExecutor`` of ``workers`` processes that die with this process, started
-    at once with Ctrl-C and SIGTERM held back: an exception raised by a signal handler in the
-    middle of a fork runs inside an at-fork hook, where Python prints and drops it."""
+    at once with Ctrl-C and SIGTERM held back (see ``signals_held``)."""
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent,
                                initargs=(os.getpid(),))
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)
     try:
-        try:
-            pool.submit(int).result()  # forks every worker now, under the mask
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a held signal is raised here
+        with signals_held():
+            pool.submit(int).result()  # forks every worker now
     except BaseException:
         stop_pool(pool, failed=True)
         raise
     return pool
 
 
+@contextlib.contextmanager
+def signals_held():
+    """Ctrl-C and SIGTERM arriving in the block are acted on when it ends.
+
+    Forking workers must not be interrupted: an exception raised by a signal handler in the
+    middle of a fork runs inside an at-fork hook, where Python prints and drops it, and a pool
+    half started is a pool nobody stops. Blocking the signals in this thread is not enough
+    (the kernel hands a signal for the process to any thread not blocking it, a library's
+    thread say, and Python then runs the handler in the main thread all the same), so the
+    handlers are swapped for one that only notes the signal; the mask still covers the
+    children, which inherit it and unblock it once their handlers are reset."""
+    noted: list[int] = []
+
+    def note(signum, frame):
+        noted.append(signum)
+
+    try:
+        handlers = {signum: signal.signal(signum, note) for signum in DEFERRED}
+    except ValueError:  # not the main thread: Python runs no handler here
+        handlers = {}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, DEFERRED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a blocked one is noted now
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(noted):
+            signal.raise_signal(signum)  # its own handler raises here
+
+
 def stop_pool(pool, failed: bool) -> None:
     """Shut ``pool`` down: wait for its work after success; after a failure (an exception,
-    Ctrl-C, SIGTERM), drop the queued work and end the workers now."""
+    Ctrl-C, SIGTERM), drop the queued work and end the workers now.
+
+    Ended with SIGKILL, which a worker cannot hold back (one forked a moment ago still has the
+    parent's mask, see process_pool) and which needs no cleanup there (workers write no
+    files). The queue feeding the workers is not waited for at exit: its feeder thread may be
+    stuck writing to a worker that died in the middle of a read, and Python would join it
+    forever."""
     if not failed:
         pool.shutdown()
         return
     # No public way to end running workers before Python 3.14 (terminate_workers); shutdown
     # forgets them, so they are listed first.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
-        process.terminate()
+        process.kill()  # reaped by the pool's own thread: a second waiter would confuse it
+
+
+def pool_map(pool, function, items: list, chunksize: int = 1) -> list:
+    """``[function(item) for item in items]`` on ``pool``, ``chunksize`` items to a task.
+
+    Unlike ``Executor.map`` it cancels no future when interrupted (``stop_pool`` ends the
+    work): on Python before 3.12, a future cancelled by this thread just as the pool's own
+    thread fails it for a killed worker raises ``InvalidStateError`` in that thread, which then
+    dies before it closes the pool's queues, and the command hangs at exit."""
+    chunks = [items[k:k + chunksize] for k in range(0, len(items), max(1, chunksize))]
+    futures = [pool.submit(_apply, function, chunk) for chunk in chunks]
+    return [result for future in futures for result in future.result()]
+
+
+def _apply(function, chunk: list) -> list:
+    return [function(item) for item in chunk]
 
 
 def _die_with_parent(parent: int) -> None:

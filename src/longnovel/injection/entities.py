@@ -174,8 +174,10 @@ class EntityExtractor:
             if any(language == "zh" for _, language in texts):
                 _warm_jieba()  # load the dictionary once; forked workers inherit it
             self._pool = process_pool(self.workers)  # its workers die with the build
+        from longnovel.workers import pool_map
+
         chunks = max(1, len(texts) // (self.workers * 4))
-        return list(self._pool.map(_extract_pair, texts, chunksize=chunks))
+        return pool_map(self._pool, _extract_pair, texts, chunksize=chunks)
 
 
 def _extract_pair(pair: tuple[str, str]) -> list[dict]:
