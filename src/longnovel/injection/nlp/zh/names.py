@@ -307,7 +307,7 @@ def _drop_shifted(stats: _Stats, names: dict[str, int]) -> dict[str, int]:
 def _aliases(stats: _Stats, full: set[str], min_count: int) -> Counter:
     """Given names used alone (小满 for 沈小满), counted where the surname does not precede."""
     out: Counter = Counter()
-    for name in full:
+    for name in sorted(full):  # in a fixed order: two full names may share a given name
         surname = len(name) - 2  # the given name is the last two characters
         if surname < 1:
             continue
