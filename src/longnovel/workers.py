@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+from contextlib import contextmanager
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -122,17 +123,21 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def ordered_map(function, items, workers: int, ahead: int = 2):
+def ordered_map(function, items, workers: int, ahead: int = 2, pool=None):
     """``function(item)`` for each of ``items``, yielded in the items' order: in this process
     with one worker, else in a pool of ``workers`` processes that die with this one, with at
     most ``ahead`` items per worker queued at a time (``items`` may be a generator reading
-    data: no more of it is held than the queue needs)."""
+    data: no more of it is held than the queue needs). ``pool``: a ``kept_pool`` to run in
+    (its workers keep what they loaded and cached from one call to the next), else a pool of
+    this call's own."""
     if workers <= 1:
         yield from map(function, items)
         return
     from collections import deque
 
-    pool = process_pool(workers)
+    own = pool is None
+    if own:
+        pool = process_pool(workers)
     failed = True
     try:
         queue: deque = deque()
@@ -142,6 +147,23 @@ def ordered_map(function, items, workers: int, ahead: int = 2):
                 yield queue.popleft().result()
         while queue:
             yield queue.popleft().result()
+        failed = False
+    finally:
+        if own or failed:
+            stop_pool(pool, failed)
+
+
+@contextmanager
+def kept_pool(workers: int):
+    """A ``process_pool`` of ``workers`` processes for several ``ordered_map`` calls (None
+    with one worker), stopped on leaving the block: at once after an exception."""
+    if workers <= 1:
+        yield None
+        return
+    pool = process_pool(workers)
+    failed = True
+    try:
+        yield pool
         failed = False
     finally:
         stop_pool(pool, failed)

@@ -55,6 +55,7 @@ def config_section(config: Config, state=None) -> dict:
 def run(ctx: StageContext) -> StageResult:
     from longnovel.injection import engine as eng
     from longnovel.injection.entities import WindowEntities, unit_entities, wanted_units
+    from longnovel.workers import kept_pool
 
     windows = _windows(ctx)
     inject, seed = ctx.config.inject, ctx.config.seed
@@ -70,23 +71,25 @@ def run(ctx: StageContext) -> StageResult:
             UNITS, ["book_id", "unit_index", "language", "summary"], batch_size=1024), windows)
         entities = WindowEntities(by_unit, windows)
         rows, verified, rejected = [], {}, {}
-        for tier in sorted({w["tier"] for w in windows}):
-            # each tier, and with the rules each book of it, has an engine of its own:
-            # nothing a generator remembers crosses tiers or books, so a tier's samples are
-            # the same whatever else is built, and books can run in parallel
-            mine = [w for w in windows if w["tier"] == tier]
-            jobs = eng.jobs(mine, inject, seed)
-            engine = eng.Engine(inject, seed, entities, runner, vocabularies, summaries,
-                                articles=lambda ids: _articles(ctx, ids), progress=ctx.progress)
-            if inject.generator == "rules":
-                found = _by_book(ctx, jobs, entities, vocabularies, summaries, runner,
-                                 writer.write_rows, rejected, verified)
-            else:
-                found = eng.run_in_chunks(engine, jobs, writer.write_rows, chunk=None)
-            rows += found + eng.light_rows(eng.rebalance(engine, mine, found, inject.type_list()),
-                                           writer.write_rows)
-            _add(verified, engine.verified)
-            _add(rejected, engine.rejected, engine.rules.refused)
+        with kept_pool(_book_workers(ctx, runner)) as pool:  # one pool for every tier
+            for tier in sorted({w["tier"] for w in windows}):
+                # each tier, and with the rules each book of it, has an engine of its own:
+                # nothing a generator remembers crosses tiers or books, so a tier's samples
+                # are the same whatever else is built, and books can run in parallel
+                mine = [w for w in windows if w["tier"] == tier]
+                jobs = eng.jobs(mine, inject, seed)
+                engine = eng.Engine(inject, seed, entities, runner, vocabularies, summaries,
+                                    articles=lambda ids: _articles(ctx, ids),
+                                    progress=ctx.progress)
+                if inject.generator == "rules":
+                    found = _by_book(ctx, jobs, entities, vocabularies, summaries, runner,
+                                     writer.write_rows, rejected, verified, pool)
+                else:
+                    found = eng.run_in_chunks(engine, jobs, writer.write_rows, chunk=None)
+                rows += found + eng.light_rows(
+                    eng.rebalance(engine, mine, found, inject.type_list()), writer.write_rows)
+                _add(verified, engine.verified)
+                _add(rejected, engine.rejected, engine.rules.refused)
         usage = runner.usage() if runner else {}
         failures = dict(runner.failures()) if runner else {}
     finally:
@@ -98,23 +101,32 @@ def run(ctx: StageContext) -> StageResult:
 
 
 def _by_book(ctx: StageContext, jobs, entities, vocabularies, summaries, runner, write,
-             rejected: dict, verified: dict) -> list[dict]:
+             rejected: dict, verified: dict, pool=None) -> list[dict]:
     """The rules' rows of ``jobs``, a book at a time, over ``workers`` processes (one with a
-    verifying model): each book's articles read once, as the windows file streams by."""
+    verifying model; ``pool``: the stage's ``kept_pool``): each book's articles read once, as
+    the windows file streams by."""
     from longnovel.injection.books import BookRunner, book_works
     from longnovel.injection.engine import light_rows
     from longnovel.workers import ordered_map
 
     works = book_works(jobs, entities, vocabularies, summaries, _stream_articles(ctx))
     run = BookRunner(ctx.config.inject, ctx.config.seed, runner)
-    workers = 1 if runner is not None else _workers(ctx)
+    workers = _book_workers(ctx, runner)
     found: list[dict] = []
     books = len({window["book_id"] for window, _ in jobs})
-    for result in ctx.progress(ordered_map(run, works, workers), desc="inject", total=books):
+    for result in ctx.progress(ordered_map(run, works, workers, pool=pool), desc="inject",
+                               total=books):
         found += light_rows(result.rows, write)
         _add(rejected, result.rejected, result.refused)
         _add(verified, result.verified)
     return found
+
+
+def _book_workers(ctx: StageContext, runner) -> int:
+    """Processes for the rules' books: one with a model (its runner lives here)."""
+    if runner is not None or ctx.config.inject.generator != "rules":
+        return 1
+    return _workers(ctx)
 
 
 def _workers(ctx: StageContext) -> int:
