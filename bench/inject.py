@@ -8,7 +8,7 @@ then longnovel's ingest, expand and inject, each timed. Prints each stage's time
 of the whole to the bare pass (best of ``--repeats``).
 
     python bench/inject.py [--tokens 3000000] [--repeats 1]
-    python bench/inject.py --config bench/out/corpora/dev/dev.yaml
+    python bench/inject.py --config bench/out/corpora/dev/dev.yaml [--workers 1]
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=3_000_000)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--config", help="measure this config's corpus and settings instead")
+    parser.add_argument("--workers", type=int, help="inject's worker processes (default: the "
+                        "config's, the cores available)")
     args = parser.parse_args()
     from longnovel.tokenizer import load_tokenizer
 
@@ -57,6 +59,8 @@ def main() -> None:
             make_corpus(work / "corpus", args.tokens)
         configs = [bench_config(work / "corpus", args.config, work / f"run{i}")
                    for i in range(args.repeats)]
+        if args.workers:
+            configs = [c.model_copy(update={"workers": args.workers}) for c in configs]
         roots = [Path(source.path) for source in configs[0].corpus]
         n_tokens, base, ours = alternate(configs, roots, tokenizer, timed_build)
         best = min(ours, key=lambda t: sum(t.values()))
