@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 
 from longnovel.injection.assign import assign_types, reassign
 from longnovel.injection.candidate import Candidate, NotApplicable
-from longnovel.injection.evidence import ArticleIndex
+from longnovel.injection.evidence import ArticleIndex, content_terms
 from longnovel.injection.generators.rules.generator import RulesGenerator
-from longnovel.injection.reasons import changed_sentences, gold
+from longnovel.injection.reasons import QUOTE_SUPPORT, changed_sentences, gold
 from longnovel.injection.validate import validate
 from longnovel.taxonomy import TYPE_IDS
 
@@ -150,16 +150,29 @@ class Engine:
 
     def _label_fault(self, window: dict, candidate) -> str | None:
         """Why a candidate's label would be wrong, read against the article: an invented
-        sentence that the article tells is no fabrication."""
-        if not isinstance(candidate, Candidate) or candidate.type != "fabrication":
+        sentence that the article tells is no fabrication; a name put in for another name that
+        the article names where the original sentence rests, or for a pronoun that it names
+        there or in the three sentences before, may be the true one ("how he may amend his
+        wife": the article's passage names the husband)."""
+        if not isinstance(candidate, Candidate) or not (
+                candidate.type == "fabrication" or candidate.type == "entity"
+                and candidate.subtype in ("pronoun", "mismatch")):
             return None
         index = self._indexes.get(window["window_id"])
         if index is None:
             return None
-        _, added = changed_sentences(candidate, window["language"])
-        support = index.told(added)
-        if support >= TOLD_SUPPORT.get(window["language"], 0.5):
-            return f"told_in_article: support {support:.2f}"
+        language = window["language"]
+        original, changed = changed_sentences(candidate, language)
+        if candidate.type == "fabrication":
+            support = index.told(changed)
+            if support >= TOLD_SUPPORT.get(language, 0.5):
+                return f"told_in_article: support {support:.2f}"
+            return None
+        added = set(content_terms(changed, language)) - set(content_terms(original, language))
+        passage = index.locate(original)
+        if added and passage is not None and passage.support >= QUOTE_SUPPORT.get(language, 0.4) \
+                and added & index.terms_around(passage, 3 if candidate.subtype == "pronoun" else 0):
+            return "may_be_true: the article names it where the original sentence rests"
         return None
 
     def _generate(self, jobs, attempt: int, previous: list,

@@ -9,6 +9,7 @@ the label checks ask whether an invented sentence is told by the article (suppor
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter
@@ -113,6 +114,14 @@ class ArticleIndex:
             first, last = min(first, k), max(last, k)
         start, end = self.spans[first][0], self.spans[last][1]
         return Passage(start, end, self.article[start:end], self.support(query, covered))
+
+    def terms_around(self, passage: Passage, before: int = 3) -> set[str]:
+        """The content words of ``passage`` and of the ``before`` article sentences ahead of
+        it (where a pronoun of the passage may have its referent named)."""
+        starts = self.__dict__.setdefault("_starts", [a for a, _ in self.spans])
+        first = bisect.bisect_right(starts, passage.start) - 1
+        last = bisect.bisect_left(starts, passage.end)
+        return set().union(*self.terms[max(0, first - before) : max(last, first + 1)])
 
     def told(self, text: str, ignore: frozenset[str] = frozenset()) -> float:
         """How much of ``text`` the article tells: the support of its best passage."""

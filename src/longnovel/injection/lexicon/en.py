@@ -178,7 +178,7 @@ EN_EVENT_VERBS = {
     "confesses to": "lies to", "confessed to": "lied to", "hides": "burns", "hid": "burned",
     "marries": "elopes with", "sings": "weeps", "sang": "wept", "laughs": "weeps",
     "laughed": "wept", "laughs at": "shouts at", "laughed at": "shouted at",
-    "sends": ["brings", "carries"], "sent": ["brought", "carried"],
+    "sends": "brings", "sent": "brought",
     "teaches": "learns from", "taught": "learned from", "attacks": "defends",
     "attacked": "defended", "nurses": "abandons", "nursed": "abandoned",
 }
@@ -213,6 +213,17 @@ EN_FIXED_OBJECTS = {"word", "for", "suit", "place", "part", "care", "hold", "hee
 # Verbs whose object needs a clause after it ("warned him to leave", "warned him that", "warned
 # him of"), never a bare place or time ("warns Billy on a trip").
 EN_CLAUSE_OBJECT_VERBS = {"warn"}
+# Verbs whose object may be followed by "from" ("defends his body from the enemy", "hides the
+# letter from her"): a verb put in their place must take it too ("attacks his body from").
+EN_FROM_VERBS = {"defend", "protect", "save", "rescue", "shield", "guard", "hide", "keep",
+                 "free", "release", "steal", "take", "receive", "hear", "learn", "separate",
+                 "drive", "banish", "expel", "remove", "borrow", "buy", "bar", "prevent",
+                 "stop", "recover", "demand", "beg", "seek", "ask", "get", "snatch", "rob",
+                 "exclude", "dissuade", "deliver", "withhold", "conceal", "bring",
+                 "fetch", "carry", "order", "request", "accept", "inherit", "escape", "flee"}
+# Verbs that take "of" right after them ("approves of", "accepts of" in older prose)
+EN_OF_VERBS = {"approve", "disapprove", "think", "hear", "speak", "dream", "complain", "boast",
+               "die", "despair", "know", "tire", "partake", "accept"}
 EN_PARTICLES = {"back", "up", "down", "off", "out", "away", "over", "aside", "along", "around",
                 "round", "through", "forth", "together", "apart"}
 EN_EVENT_OUTCOMES = {

@@ -91,6 +91,8 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
     pattern = _PRONOUN_ZH if draft.zh else _PRONOUN_EN
     for i, sentence in enumerate(draft.sentences):
         for m in pattern.finditer(sentence):
+            if re.match(r"\s+own\b", sentence[m.end():]):
+                continue  # "for his own", "on his own": an idiom, no one's name fits there
             position = draft.spans[i][0] + m.start()
             named_before = {n for _, end, n in in_summary if end <= position}
             if not named_before:
@@ -100,6 +102,8 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             others = draft.memo(("other_names", exclude, gender),
                                 lambda ex=exclude, g=gender: _other_names(draft, named, ex, g))
             for name in others:
+                if repeats_a_name(sentence, name, draft.zh):
+                    continue
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
                 edit = _replace(draft, i, new, "pronoun")
                 if edit:
@@ -195,6 +199,18 @@ def _gender_fits(draft: Draft, name: str, gender: str | None) -> bool:
     """Not known to be of the other gender."""
     known = _gender_of(draft, name)
     return gender is None or known is None or known == gender
+
+
+def repeats_a_name(sentence: str, name: str, zh: bool) -> bool:
+    """Would ``name`` put into ``sentence`` repeat a name it already holds (Mr. Lovelace
+    where "Lovelace to Belford" opens it, Mrs. Howe beside Miss Howe)? The sentence would then
+    pair a person with themself, or two of one family where the writer named one: a reader
+    notices the repeat without the book."""
+    if zh:
+        return to_simplified(name) in to_simplified(sentence) or \
+            len(name) == 3 and bool(_zh_surname(name)) and name[1:] in sentence
+    words = _name_words(name)
+    return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", sentence) for w in words)
 
 
 def _pronoun_as_name(pronoun: str, name: str) -> str:
@@ -306,6 +322,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
             if not draft.zh and inside_longer_name(sentence, start, end):
                 continue
             for other in _stand_ins(draft, kind, name, names, present):
+                if repeats_a_name(sentence, other, draft.zh):
+                    continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
                 if edit:

@@ -14,9 +14,11 @@ from longnovel.injection.lexicon.en import (
     EN_EVENT_OUTCOMES,
     EN_EVENT_VERBS,
     EN_FIXED_OBJECTS,
+    EN_FROM_VERBS,
     EN_NEEDS_OBJECT,
     EN_NO_OBJECT,
     EN_OBJECT_TO_INFINITIVE_VERBS,
+    EN_OF_VERBS,
     EN_PARTICLES,
     EN_PERSON_OBJECT,
     EN_RELATION_INVENT,
@@ -118,6 +120,8 @@ _OBJECT = (r"(?:him|her|them|me|us|it|himself|herself|themselves|[A-Z][a-z]+"
 _TO_INFINITIVE = re.compile(r"\s+to\s+([a-z]+)\b")
 _OBJECT_TO_INFINITIVE = re.compile(rf"\s+{_OBJECT}\s+to\s+([a-z]+)\b")
 _PARTICLE_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?([a-z]+)\b")
+# "from" after the verb's object and at most two more words ("hides the letter from her")
+_FROM_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?(?:[\w'’-]+\s+){{0,2}}?from\b")
 
 
 def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | None:
@@ -152,6 +156,10 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         return "particle before a complement"  # "pushed away him", "turns back home"
     if new.split()[0] in ("is", "was", "are", "were") and re.match(r"\s+by\b", rest):
         return "passive before by"  # "escapes by becoming invisible": no "is caught by"
+    if _FROM_AFTER.match(rest) and new_lemma not in EN_FROM_VERBS:
+        return "from"  # "defends his body from the enemy" -> "attacks his body from"
+    if re.match(r"\s+of\b", rest) and new_lemma not in EN_OF_VERBS:
+        return "of"  # "accepts of three guineas" -> "refuses of"
     if new_lemma in EN_CLAUSE_OBJECT_VERBS and not re.match(
             rf"\s+{_OBJECT}\s+(?:to\s+[a-z]+|that|of|about|against|not)\b", rest):
         return "object without its clause"  # "invites Billy on a trip" -> "warns Billy on"

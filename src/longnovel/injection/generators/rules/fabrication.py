@@ -8,6 +8,8 @@ tell it."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import lru_cache
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
@@ -114,7 +116,17 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
 
 def _donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
     """(earlier?, name, sentence) of the sentences of the book's other unit summaries that
-    open with a character of this window's summary and stand on their own."""
+    open with a character of this window's summary and stand on their own, and tell an event
+    of their own: not a frame the writer repeats from part to part ("Ulysses continues his
+    narration", true of every window where he narrates), nor one of under two content words
+    besides the names (three character pairs in zh)."""
+    from longnovel.injection.evidence import content_terms
+
+    names = draft.memo("name_terms", lambda: set(content_terms(
+        " ".join(draft.names("person")), draft.language)))
+    frames = Counter(key for _, text in draft.outside
+                     for key in set(_sentence_keys(text, draft.language)))
+    least = 3 if draft.zh else 2
     out = []
     limit = 60 if draft.zh else 200
     for earlier, text in draft.outside:
@@ -135,8 +147,29 @@ def _donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):
                 continue
+            terms = frozenset(content_terms(body, draft.language)) - names
+            if len(terms) < least or frames[_frame_key(body, draft.language)] >= 2:
+                continue
             out.append((earlier, found[0][2], body))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _sentence_keys(text: str, language: str) -> tuple[frozenset, ...]:
+    """``_frame_key`` of each sentence of one unit summary."""
+    zh = language == "zh"
+    return tuple(_frame_key(strip_time_phrase(split_opener(sentence, zh)[1], zh), language)
+                 for sentence in split_sentences(text, language))
+
+
+def _frame_key(body: str, language: str) -> frozenset:
+    """What two tellings of one frame share: the content words of the sentence, less (en) the
+    words written with a capital (the names)."""
+    from longnovel.injection.evidence import content_terms
+
+    if language != "zh":
+        body = re.sub(r"(?:^|(?<=\s))[A-Z][\w'’.-]*", "", body)
+    return frozenset(content_terms(body, language))
 
 
 def _retells(draft: Draft, body: str) -> bool:

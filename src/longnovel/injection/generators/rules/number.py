@@ -198,6 +198,8 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
         return None
     if words and sentence[start:end].istitle() and before.strip():
         return None  # a name: "Seven Dials", "the Four Winds"
+    if _told_again(before + "#" + after, after, value):
+        return None
     if _EN_NOT_COUNT_BEFORE.search(before):
         return None
     if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:
@@ -209,6 +211,23 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
     if re.search(r"[£$]\s*$", before) or _counts_something(after):
         return "count"
     return None
+
+
+# Words that presuppose two ("one ... the other", "both", "the latter"), and a counted noun
+# followed by its members named ("two captives, Chryseis and Briseis"): the sentence states the
+# number a second time, so changing it once makes the sentence contradict itself.
+_EN_PRESUPPOSE_TWO = re.compile(r"(?i)\b(?:both|either|neither|the other|each other|the latter|"
+                                r"the former|the two|a pair|twins?|a couple)\b")
+_EN_MEMBERS_NAMED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*[,:(—–]\s*"
+                               r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?"
+                               r"(?:\s*,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)*,?\s+and\s+[A-Z]")
+
+
+def _told_again(sentence: str, after: str, value: int) -> bool:
+    """Does ``sentence`` (the number taken out) state the number of ``value`` again, by words
+    that presuppose two or by naming the members it counts?"""
+    return value == 2 and bool(_EN_PRESUPPOSE_TWO.search(sentence)) or \
+        bool(_EN_MEMBERS_NAMED.match(after))
 
 
 def _vague(before: str, number: str, after: str) -> bool:

@@ -152,8 +152,11 @@ def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
 
 # A clause inside a question word or a relative pronoun ("what Vell would do", "which he said
 # were found"): its verb is not the sentence's statement, and negating it reads oddly.
-_EN_EMBEDDED = re.compile(
-    r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever)\s+(?:\w+\s+){0,2}$")
+_EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|where|how|why|"
+                          r"wherever|whereby)\s+(?:\w+\s+){0,2}$")
+# A comparison before the verb ("more lively ... than the dry style ... can be"): the verb
+# measures, it states nothing to deny.
+_EN_THAN = re.compile(r"(?i)\bthan\b")
 
 
 def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False, True),
@@ -162,7 +165,7 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
     out = []
     def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
-            bool(_EN_EMBEDDED.search(sentence[:at]))
+            bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at]))
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()):

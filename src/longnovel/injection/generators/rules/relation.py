@@ -39,13 +39,27 @@ def edits(draft: Draft) -> list[Edit]:
         tables = (EN_RELATION_REPLACE, EN_RELATION_INVENT)
     out = []
     for subtype, table in zip(("replace", "invent"), tables, strict=True):
+        surnames = frozenset() if draft.zh else _surnames(draft)
         out += [edit for edit in word_edits(draft, _stand_ins(draft, table), subtype,
-                                            en_adapt=_fit, zh_skip=_zh_title)
+                                            en_adapt=lambda *a, s=surnames: _fit(*a, s),
+                                            zh_skip=_zh_title)
                 if _believable(draft, edit)]
     return out
 
 
-def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
+def _surnames(draft: Draft) -> frozenset[str]:
+    """Words the summary or the entity list use as a family name: after an honorific ("Mrs.
+    Hervey") or last in a name of several words ("Dolly Hervey")."""
+    def find() -> frozenset[str]:
+        found = set(re.findall(r"\b(?:Mr|Mrs|Miss|Ms|Lady|Lord|Sir|Dr|Madame|Colonel|Captain)"
+                               r"\.?\s+([A-Z][a-z]+)\b(?!\s+[A-Z])", draft.summary))
+        found.update(n.split()[-1] for n in draft.names("person") if len(n.split()) > 1)
+        return frozenset(found)
+    return draft.memo("surnames", find)
+
+
+def _fit(sentence: str, start: int, end: int, new: str,
+         surnames: frozenset[str] = frozenset()) -> str | None:
     """None where an en relation word is part of a compound ("great-grandfather" cannot
     become "great-mother"), a title before a name ("Aunt Mabry", "Mother Mabry"), or inside
     the writer's parenthetical aside."""
@@ -54,6 +68,10 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     word = sentence[start:end]
     if word.istitle() and re.match(r"\s+[A-Z][a-z]", sentence[end:]):
         return None
+    following = re.match(r"\s+([A-Z][a-z]+)\b(?!\s+[A-Z])", sentence[end:])
+    if word.lower() in _ADDRESS and new.lower() not in _ADDRESS and following and \
+            following.group(1) in surnames:
+        return None  # "her aunt Hervey" addresses her by the surname: no "her mother Hervey"
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
     if not _EN_OWNER_BEFORE.search(sentence[:start]) and not _EN_OWNER_AFTER.match(
@@ -61,6 +79,9 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "catch a husband" names no one's husband: no relation to change
     return new
 
+
+# Relation words that also address a person by the surname ("aunt Hervey", "cousin Morden")
+_ADDRESS = {"aunt", "uncle", "cousin"}
 
 # Whose relation it is: a possessive before the word ("his", "Sim's", "her younger") or "of"/
 # "to" after it ("the wife of Joe", "husband to Marge").

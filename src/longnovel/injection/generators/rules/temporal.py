@@ -23,7 +23,14 @@ _EN_POINTS_BACK = re.compile(
     r"here|then|later|afterwards|afterward|thereafter|meanwhile|also|still|again|both|such|"
     r"so|thus|therefore|next|finally|eventually|soon|now|instead|however|but|and|yet|"
     r"another|the other|the latter|the former|the two|the same|once there|once again|"
-    r"in return|in response|at this|at that|after this|after that|to this)\b")
+    r"in return|in response|at this|at that|after this|after that|to this|"
+    r"there(?:upon|withal|after|at|in|on|by|of)|where(?:upon|at|by|withal)|hereupon|thence|"
+    r"hence|whence)\b")
+# A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
+# ("What passes upon it, and after it"): the sentence cannot go first.
+_EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
+                                 r"over|against)\s+(?:it|this|that|them|these|those)\b(?!\s+[a-z]+s?\b"
+                                 r"(?<!\band\b)(?<!\bor\b))")
 _ZH_POINTS_BACK = ("他", "她", "它", "这", "那", "此", "其", "该", "便", "就", "又", "也", "还",
                    "再", "却", "但", "而", "并", "于是", "然后", "随后", "接着", "后来", "之后",
                    "最后", "不久", "两人", "二人", "对方", "同时", "因此", "所以")
@@ -108,6 +115,8 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     if points_back(first, draft.zh) or points_back(rest, draft.zh):
         return None
     if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
+        return None
+    if not draft.zh and _EN_REFERS_TO_THING.search(rest):
         return None
     if opener and opens_with_time(first, draft.zh):
         return None  # "Then on the ninth, ..." doubles the time of the moved sentence

@@ -1,0 +1,128 @@
+"""Defects found by reading exported injections of real summaries by hand (issue 24): each
+test holds one kind, on sentences of the same shape as the rows that showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+from longnovel.injection.candidate import NotApplicable
+from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.validate import validate
+
+PEOPLE = [{"name": n, "type": "person", "count": 5, "gender": g} for n, g in (
+    ("Lovelace", "m"), ("Belford", "m"), ("Mr. Hickman", "m"), ("Mr. Lovelace", "m"),
+    ("Clarissa", "f"), ("Hannah", "f"), ("Bertrand", "m"), ("Giosefo", "m"),
+    ("Menelaus", "m"), ("Dolly Hervey", "f"))]
+
+
+def offered(summary: str, type_id: str, entities=PEOPLE) -> list[str]:
+    """Every valid hallucinated span the rules offer for ``type_id`` over 30 attempts."""
+    out = set()
+    for attempt in range(30):
+        found = RulesGenerator(13).generate(summary, "en", entities, type_id, attempt)
+        if isinstance(found, NotApplicable):
+            break
+        if validate(found, "en") is None:
+            out.add(found.hallucinated_span)
+    return sorted(out)
+
+
+def test_a_stand_in_never_repeats_a_name_the_sentence_holds():
+    made = offered("Lovelace to Belford.--Has an interview with Mr. Hickman. "
+                   "Clarissa writes a long letter.", "entity")
+    assert any("interview with" in m and "Hickman" not in m for m in made), made
+    for m in made:  # each of the three is named once at most (a role swap moves two)
+        assert all(m.count(name) <= 1 for name in ("Lovelace", "Belford", "Hickman")), m
+
+
+def test_no_name_for_a_pronoun_inside_his_own():
+    made = offered("Bertrand leaves Florence. Giosefo reareth for his own a child of the "
+                   "lady.", "entity")
+    assert not any("own" in m and "his own" not in m for m in made), made
+
+
+@pytest.mark.parametrize("sentence", [
+    "Two men consorting together, one lieth with the wife of his comrade, and the other is "
+    "shut up in a chest.",
+    "The Greeks took from thence two beautiful captives, Chryseis and Briseis.",
+    "He has three sons, Tom, Dick and Harry, who all go to sea.",
+])
+def test_a_number_the_sentence_states_again_is_not_changed(sentence):
+    assert offered(sentence + " Clarissa writes a long letter.", "number") == []
+
+
+def test_a_number_stated_once_is_still_changed():
+    made = offered("The Greeks took two beautiful captives from the town. Clarissa writes.",
+                   "number")
+    assert made and all("captives" in m and "two" not in m for m in made), made
+
+
+def test_an_aunt_addressed_by_her_surname_stays_a_form_of_address():
+    summary = "Clarissa writes to her aunt Hervey. Dolly Hervey weeps for her."
+    made = offered(summary, "relation")
+    assert not any(w in m for m in made for w in ("mother Hervey", "wife Hervey",
+                                                  "sister Hervey", "daughter Hervey"))
+
+
+@pytest.mark.parametrize("sentence,never", [
+    ("Lively, says he, must be the style of a man in distress rather than that of one who "
+     "is at ease, than a relation of dangers surmounted can be.", "cannot be"),
+    ("Lovelace showeth her where he is buried, and she weepeth.", "is not buried"),
+])
+def test_no_negation_in_a_comparison_or_a_where_clause(sentence, never):
+    # the writer negates elsewhere, so a negation may be added (the rules add none otherwise)
+    summary = sentence + " Clarissa does not weep, and never speaks."
+    made = offered(summary, "polarity")
+    assert made and not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("sentence,never", [
+    ("Menelaus defends his body from the enemy, and Euphorbus is slain.", "attacks his body"),
+    ("Clarissa accepts of three guineas from Hannah.", "of three"),
+])
+def test_a_verb_put_in_keeps_its_complement(sentence, never):
+    made = offered(sentence, "event")
+    assert not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("second", [
+    "What passes upon it, and after it, is told at length.",
+    "Therewithal they come to words in the hall.",
+])
+def test_a_sentence_that_points_back_does_not_go_first(second):
+    summary = "Clarissa has an affecting conversation with her mother. " + second
+    assert offered(summary, "temporal") == []
+
+
+@pytest.mark.parametrize("name,valid", [("Giosefo", False), ("Hannah", True)])
+def test_a_name_the_article_gives_where_the_sentence_rests_may_be_the_referent(name, valid):
+    """"one how he may be loved and the other how he may amend his wife": the article's
+    passage names Giosefo, the husband, so "how Giosefo may amend" may be true: rejected;
+    a name the article does not give there stays a valid pronoun error."""
+    from longnovel.injection import engine as eng
+    from longnovel.injection.candidate import Candidate
+
+    summary = ("Menelaus walks to the city. Two young men seek counsel of Solomon, and the "
+               "other asks how he may amend his froward wife.")
+    article = ("Menelaus walked to the city gate at dawn. Two young men came to Solomon for "
+               "counsel. Giosefo asked how he might amend his froward wife, who was "
+               "the most stubborn woman alive. Solomon sent him to Goosebridge.")
+    original = "Two young men seek counsel of Solomon, and the other asks how he may amend " \
+               "his froward wife."
+    edited = original.replace("how he", f"how {name}")
+
+    class Fixed(RulesGenerator):
+        def generate(self, *args, **kwargs):
+            return Candidate("entity", "pronoun", summary, summary.replace(original, edited),
+                             original, edited, "rules")
+
+    class inject:  # the config's inject section
+        generator, verify, max_retries = "rules", None, 1
+
+    window = {"window_id": "w", "tier": "S", "language": "en", "book_id": "b",
+              "reference_summary": summary}
+    engine = eng.Engine(inject, 13, {"w": PEOPLE}, None, articles=lambda ids: {"w": article})
+    engine.rules = Fixed(13)
+    row = engine.run([(window, "entity")])[0]
+    assert row["valid"] is valid, row["reject_reason"]
+    assert (engine.rejected["entity"]["may_be_true"] == 2) is not valid
