@@ -154,8 +154,11 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
     if new.split()[-1] in EN_PARTICLES and not re.match(
             r"\s*(?:[,.;:!?]|$|(?:to|at|from|towards?|and|when|before|after|as)\b)", rest):
         return "particle before a complement"  # "pushed away him", "turns back home"
-    if new.split()[0] in ("is", "was", "are", "were") and re.match(r"\s+by\b", rest):
-        return "passive before by"  # "escapes by becoming invisible": no "is caught by"
+    if new.split()[0] in ("is", "was", "are", "were") and re.match(r"\s+(?:by|with)\b", rest):
+        return "passive before by"  # "escapes by becoming invisible": no "is caught by";
+        # "has escaped with her honour": no "has been caught with her honour"
+    if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
+        return "verb and preposition"  # "What follows upon it": no "What leads upon it"
     if _FROM_AFTER.match(rest) and new_lemma not in EN_FROM_VERBS:
         return "from"  # "defends his body from the enemy" -> "attacks his body from"
     if re.match(r"\s+of\b", rest) and new_lemma not in EN_OF_VERBS:

@@ -153,7 +153,8 @@ def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
 # A clause inside a question word or a relative pronoun ("what Vell would do", "which he said
 # were found"): its verb is not the sentence's statement, and negating it reads oddly.
 _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|where|how|why|"
-                          r"wherever|whereby)\s+(?:\w+\s+){0,2}$")
+                          r"wherever|whereby|(?:all|everything|anything|nothing|much|little) that)"
+                          r"\s+(?:\w+\s+){0,4}$")
 # A comparison before the verb ("more lively ... than the dry style ... can be"): the verb
 # measures, it states nothing to deny.
 _EN_THAN = re.compile(r"(?i)\bthan\b")
@@ -179,6 +180,8 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
             continue  # "was not only nine days old" reads "not only ... but also"
         out.append(_negated_aux(sentence, m, contracted))
     for m in _EN_PERFECT.finditer(sentence):
+        if re.search(r"\bto\s+$", sentence[: m.start()]):
+            continue  # "was to have supped": no "to have not supped"
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, contracted, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):

@@ -13,6 +13,7 @@ import re
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
 from longnovel.injection.lexicon.en import EN_HONORIFICS, EN_STOPWORDS
+from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
@@ -43,11 +44,29 @@ def edits(draft: Draft) -> list[Edit]:
         first, second = draft.sentences[i], draft.sentences[i + 1]
         if len(first) < minimum or len(second) < minimum or first == second:
             continue
+        if not (_tells_an_event(first, draft.zh) and _tells_an_event(second, draft.zh)):
+            continue
         if _same_paragraph(draft, i):
             edit = _swap(draft, i, first, second)
             if edit is not None:
                 out.append(edit)
     return out
+
+
+def _tells_an_event(sentence: str, zh: bool) -> bool:
+    """Is ``sentence`` an event that has a time, as a swap needs? Not a question ("Did she
+    ever make him any promises?": two questions of one speech have no order in time) and, in
+    en, not a heading without a verb in the past or the third person ("Observations on female
+    friendships", "A continuation of the state of England": topics, not events)."""
+    if sentence.rstrip(" \"”’'").endswith(("?", "？")):
+        return False
+    if zh:
+        return True
+    words = re.findall(r"[A-Za-z]{2,}", sentence)
+    words = [w.lower() for w in words[:1]] + [w for w in words[1:] if w.islower()]
+    return any(inflect.verb_lemma(w) is not None and w in (inflect.third_person(w),
+                                                           inflect.past_tense(w))
+               for w in words)
 
 
 def points_back(sentence: str, zh: bool) -> bool:
