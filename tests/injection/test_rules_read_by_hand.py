@@ -134,3 +134,52 @@ def test_a_name_the_article_gives_where_the_sentence_rests_may_be_the_referent(n
     row = engine.run([(window, "entity")])[0]
     assert row["valid"] is valid, row["reject_reason"]
     assert (engine.rejected["entity"]["may_be_true"] == 2) is not valid
+
+
+STUDY_PEOPLE = [{"name": n, "type": "person", "count": 5} for n in (
+    "Johnson", "Caldwell", "Strike", "Gorman", "Jon", "Steel-Blue", "Bbula", "Bbulas", "Larhgan",
+    "Skkiru", "Molly", "Elb")]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Strike was no longer trustworthy in Admiral Gorman's eyes, so he banished him to Venus.",
+    "The Ship's Cook is the most vital man on a spacer because he turns offal into eatables.",
+])
+def test_no_invert_that_puts_a_pronoun_before_its_name(sentence):
+    made = offered(sentence + " Elb walks home.", "causal")
+    assert not any(m.startswith(("He ", "he ")) or ", so Strike" in m for m in made), made
+
+
+@pytest.mark.parametrize("sentence,never", [
+    ("Caldwell rushes next to Johnson and informs Johnson that Vee knows the man.",
+     "Johnson rushes next to Caldwell"),
+    ("Once outside, the Steel-Blue explains to Jon that the metal is soft.", "the Jon"),
+])
+def test_a_role_swap_leaves_no_name_behind(sentence, never):
+    made = offered(sentence + " Molly walks home.", "entity", STUDY_PEOPLE)
+    assert not any(never in m for m in made), made
+
+
+def test_no_stand_in_that_is_a_near_form_of_a_name_present():
+    made = offered("Bbula defends his choices, and Larhgan agrees. Molly walks home.", "entity",
+                   [p for p in STUDY_PEOPLE if p["name"] != "Bbula"])
+    assert not any("Bbulas agrees" in m for m in made), made
+
+
+def test_a_relation_word_the_sentence_tells_again_is_not_replaced():
+    made = offered("His wife Molly has left, and the house looks wife-deserted. Elb waits.",
+                   "relation", STUDY_PEOPLE)
+    assert not any("Molly has left" in m for m in made), made
+
+
+def test_no_negation_taken_out_of_a_concession():
+    summary = ("Although beggars are not allowed to wear shoes, Skkiru puts some on anyway. "
+               "Elb does not care, and Molly does not see it.")
+    made = offered(summary, "polarity", STUDY_PEOPLE)
+    assert made and not any("beggars are allowed" in m for m in made), made
+
+
+def test_a_sentence_as_it_turns_out_does_not_go_first():
+    summary = ("Strike insults the ship's designer, Harlan Hendricks. As it turns out, "
+               "Hendricks is her father, and she vows to prove him wrong.")
+    assert offered(summary, "temporal", STUDY_PEOPLE) == []

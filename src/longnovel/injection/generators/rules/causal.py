@@ -82,8 +82,8 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         # a clause whose subject points back ("this is surprising") cannot change places
         # with the clause it points at: "..., because this is surprising"
         moved = [v for v in m.groupdict().values() if v]
-        points_back = not draft.zh and any(_REFERRING.match(v) or re.match(
-            r"(?i)(?:it|this|that)\b", v) for v in moved)
+        points_back = not draft.zh and (any(_REFERRING.match(v) or re.match(
+            r"(?i)(?:it|this|that)\b", v) for v in moved) or _pronoun_in_later(m))
         if not points_back and not (draft.zh and k in _ZH_FRONT
                                     and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
             out.append(("invert", inverted + end))
@@ -91,6 +91,19 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                 for other in _unrelated_events(draft, i)]
         break
     return out
+
+
+_EN_PERSONAL = re.compile(r"(?i)\b(?:he|she|they|him|her|them|his|their|hers|theirs|himself|"
+                          r"herself|themselves)\b")
+
+
+def _pronoun_in_later(m: re.Match) -> bool:
+    """Does the clause the writer put second hold a personal pronoun? It points at someone
+    the first clause named ("Strike was no longer trusted, so he banished him"): put in front,
+    it would name no one yet ("He banished him ..., so Strike was ...")."""
+    groups = [g for g in ("a", "b") if m.groupdict().get(g)]
+    later = max(groups, key=m.start)
+    return bool(_EN_PERSONAL.search(m.group(later)))
 
 
 def _zh_clause_with_subject(draft: Draft, clause: str) -> bool:

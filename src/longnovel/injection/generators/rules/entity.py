@@ -209,8 +209,13 @@ def repeats_a_name(sentence: str, name: str, zh: bool) -> bool:
     if zh:
         return to_simplified(name) in to_simplified(sentence) or \
             len(name) == 3 and bool(_zh_surname(name)) and name[1:] in sentence
-    words = _name_words(name)
-    return any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", sentence) for w in words)
+    words = [w for w in _name_words(name) if len(w) >= 2]
+    if any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", sentence) for w in words):
+        return True
+    # a near form of the name ("Bbula" beside "Bbulas"): a reader takes them for one person
+    written = set(re.findall(r"\b[A-Z][\w'’-]{3,}", sentence))
+    return any(len(w) >= 4 and w != c and (c.startswith(w) or w.startswith(c))
+               for w in words for c in written)
 
 
 def _pronoun_as_name(pronoun: str, name: str) -> str:
@@ -242,12 +247,23 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
             elif not draft.zh and (inside_longer_name(sentence, a0, a1)
                                    or inside_longer_name(sentence, b0, b1)):
                 continue
+            elif _named_again(sentence, (a0, a1), (b0, b1), draft.zh) or not draft.zh and (
+                    re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:a0])
+                    or re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:b0])):
+                continue  # "informs Johnson" after the swap; "the Steel-Blue" -> "the Jon"
             else:
                 new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
                 edit = _replace(draft, i, new, "role_swap")
                 if edit:
                     out.append(edit)
     return out
+
+
+def _named_again(sentence: str, a: tuple[int, int], b: tuple[int, int], zh: bool) -> bool:
+    """Is either name of a role swap written again elsewhere in the sentence? Trading the
+    pair alone would leave "Johnson rushes next to Caldwell ... and informs Johnson"."""
+    rest = sentence[: a[0]] + " " + sentence[a[1] : b[0]] + " " + sentence[b[1] :]
+    return any(repeats_a_name(rest, sentence[x:y], zh) for x, y in (a, b))
 
 
 def _in_apposition(draft: Draft, sentence: str, start: int) -> bool:

@@ -214,6 +214,7 @@ def _negating_verb(verb: str, lemma: str) -> str | None:
 # A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
 # between): its verb is not negated ("before she cannot answer" is no English).
 _EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|"
+                               r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas|"
                                r"[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
@@ -307,8 +308,15 @@ _EN_NEGATION_BOUND = re.compile(r"(?i)^[^,;.]*\b(?:until|till)\b|\bwould have\b"
 
 
 def _affirmable(sentence: str, end: int) -> bool:
-    """May the negation that ends at ``end`` be taken out?"""
-    return not _EN_NEGATION_BOUND.search(sentence[end:])
+    """May the negation that ends at ``end`` be taken out? Not after it a bound of its sense,
+    nor in a concession ("Although beggars are not allowed shoes, he puts some on anyway":
+    without the "not" the sentence contradicts itself)."""
+    return not _EN_NEGATION_BOUND.search(sentence[end:]) and \
+        not _EN_CONCESSION.search(sentence[:end])
+
+
+_EN_CONCESSION = re.compile(r"\b(?:[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas)\s"
+                            r"[^,;:.]*$")
 
 
 def past_tense(verb: str) -> str:

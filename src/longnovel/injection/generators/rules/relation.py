@@ -74,6 +74,9 @@ def _fit(sentence: str, start: int, end: int, new: str,
         return None  # "her aunt Hervey" addresses her by the surname: no "her mother Hervey"
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
+    rest = sentence[:start] + " " + sentence[end:]
+    if re.search(rf"(?i)\b{re.escape(word.rstrip('s'))}", rest):
+        return None  # "His wife Molly has left ... it looks wife-deserted": the word tells again
     if not _EN_OWNER_BEFORE.search(sentence[:start]) and not _EN_OWNER_AFTER.match(
             sentence[end:]):
         return None  # "catch a husband" names no one's husband: no relation to change

@@ -26,7 +26,8 @@ _EN_POINTS_BACK = re.compile(
     r"another|the other|the latter|the former|the two|the same|once there|once again|"
     r"in return|in response|at this|at that|after this|after that|to this|"
     r"there(?:upon|withal|after|at|in|on|by|of)|where(?:upon|at|by|withal)|hereupon|thence|"
-    r"hence|whence)\b")
+    r"hence|whence|as it turns out|as it turned out|it turns out|in fact|indeed|"
+    r"in the meantime|by then|by now)\b")
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
