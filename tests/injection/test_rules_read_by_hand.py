@@ -183,3 +183,20 @@ def test_a_sentence_as_it_turns_out_does_not_go_first():
     summary = ("Strike insults the ship's designer, Harlan Hendricks. As it turns out, "
                "Hendricks is her father, and she vows to prove him wrong.")
     assert offered(summary, "temporal", STUDY_PEOPLE) == []
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("He carrieth off Iphigenia and Cassandra, with whom the twain flee, where the two ladies "
+     "become their wives. Clarissa walks home.", "number", "three ladies"),
+    ("Wishes her uncle Harlowe to be sounded, as to a reconciliation. Mr. John Harlowe is "
+     "silent.", "relation", "father Harlowe"),
+    ("The Captain offers Morgan his liberty, which he refuses to accept. Morgan is sent back. "
+     "Belford refuses to go.", "polarity", "refuses to offer"),
+    ("Whiffle sends for me--his surgeon arrives, prescribes for him, and puts him to bed. "
+     "Clarissa walks home.", "event", "surgeon turns back,"),
+    ("The poor man abuses the gentlemen of the faculty. Belford censures some of them for their "
+     "greediness.", "temporal", "Belford censures some of them for their greediness. The"),
+])
+def test_fourth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made

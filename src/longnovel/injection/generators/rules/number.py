@@ -217,7 +217,7 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
 # followed by its members named ("two captives, Chryseis and Briseis"): the sentence states the
 # number a second time, so changing it once makes the sentence contradict itself.
 _EN_PRESUPPOSE_TWO = re.compile(r"(?i)\b(?:both|either|neither|the other|each other|the latter|"
-                                r"the former|the two|a pair|twins?|a couple)\b")
+                                r"the former|the two|a pair|twins?|a couple|twain)\b")
 _EN_MEMBERS_NAMED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*[,:(—–]\s*"
                                r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?"
                                r"(?:\s*,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)*,?\s+and\s+[A-Z]")

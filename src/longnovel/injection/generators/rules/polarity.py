@@ -195,7 +195,9 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 verb = _negating_verb(m.group(2), lemma)
-                if verb:
+                if verb and not re.search(rf"(?i)\b{lemma[:-1]}", sentence):
+                    # not where the sentence uses it already: "refuses to offer Morgan his
+                    # liberty, which he refuses to accept"
                     out.append(splice(sentence, m.start(2), m.end(2), verb))
     return out
 

@@ -54,6 +54,8 @@ def _surnames(draft: Draft) -> frozenset[str]:
         found = set(re.findall(r"\b(?:Mr|Mrs|Miss|Ms|Lady|Lord|Sir|Dr|Madame|Colonel|Captain)"
                                r"\.?\s+([A-Z][a-z]+)\b(?!\s+[A-Z])", draft.summary))
         found.update(n.split()[-1] for n in draft.names("person") if len(n.split()) > 1)
+        found.update(m.split()[-1] for m in re.findall(
+            r"\b[A-Z][a-z]+\.?(?: [A-Z][a-z]+)+", draft.summary))  # "Mr. John Harlowe"
         return frozenset(found)
     return draft.memo("surnames", find)
 

@@ -31,8 +31,8 @@ _EN_POINTS_BACK = re.compile(
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
-                                 r"over|against)\s+(?:it|this|that|them|these|those)\b(?!\s+[a-z]+s?\b"
-                                 r"(?<!\band\b)(?<!\bor\b))")
+                                 r"over|against)\s+(?:it|them|(?:this|that|these|those)\b"
+                                 r"(?!\s+[a-z]+s?\b(?<!\band\b)(?<!\bor\b)))\b")
 _ZH_POINTS_BACK = ("他", "她", "它", "这", "那", "此", "其", "该", "便", "就", "又", "也", "还",
                    "再", "却", "但", "而", "并", "于是", "然后", "随后", "接着", "后来", "之后",
                    "最后", "不久", "两人", "二人", "对方", "同时", "因此", "所以")
