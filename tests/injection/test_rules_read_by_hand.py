@@ -200,3 +200,20 @@ def test_a_sentence_as_it_turns_out_does_not_go_first():
 def test_fourth_reading(summary, type_id, never):
     made = offered(summary, type_id)
     assert not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("He heads to the armory to pick up two weapons: a pistol, and a switchblade. Elb waits.",
+     "number", "weapons:"),
+    ("Elizabeth discovers that she has been accepted into the society. Elb waits.", "event",
+     "into the society"),
+])
+def test_fifth_reading(summary, type_id, never):
+    made = offered(summary, type_id, STUDY_PEOPLE)
+    assert not any(never in m and m not in summary for m in made), made
+
+
+def test_a_person_named_after_a_month_keeps_the_name():
+    made = offered("Max, June's boyfriend and a doctor, tests Pat on May 3. Elb waits.",
+                   "number", STUDY_PEOPLE)
+    assert made and all("June's boyfriend" in m for m in made), made

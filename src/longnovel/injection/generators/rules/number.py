@@ -223,11 +223,16 @@ _EN_MEMBERS_NAMED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*[,:(—
                                r"(?:\s*,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)*,?\s+and\s+[A-Z]")
 
 
+# a counted noun followed by a colon: the list of what it counts ("two weapons: a pistol, and
+# a switchblade")
+_EN_MEMBERS_LISTED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*:")
+
+
 def _told_again(sentence: str, after: str, value: int) -> bool:
     """Does ``sentence`` (the number taken out) state the number of ``value`` again, by words
     that presuppose two or by naming the members it counts?"""
     return value == 2 and bool(_EN_PRESUPPOSE_TWO.search(sentence)) or \
-        bool(_EN_MEMBERS_NAMED.match(after))
+        bool(_EN_MEMBERS_NAMED.match(after) or _EN_MEMBERS_LISTED.match(after))
 
 
 def _vague(before: str, number: str, after: str) -> bool:
@@ -316,6 +321,8 @@ def _en_name_changes(sentence: str) -> list[tuple[str, str]]:
             for m in _NAME_PATTERNS[name].finditer(sentence):
                 if name == "May" and not re.search(r"\d", sentence[m.end():m.end() + 4]):
                     continue
+                if re.match(r"['’]s\b", sentence[m.end():]):
+                    continue  # "June's boyfriend": a person named June, no month
                 for step in (1, 2, 3, -1, -2, -3):
                     other = names[(k + step) % len(names)]
                     out.append(("time", splice(sentence, m.start(), m.end(), other)))
