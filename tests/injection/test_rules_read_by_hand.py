@@ -28,11 +28,15 @@ def offered(summary: str, type_id: str, entities=PEOPLE) -> list[str]:
 
 
 def test_a_stand_in_never_repeats_a_name_the_sentence_holds():
-    made = offered("Lovelace to Belford.--Has an interview with Mr. Hickman. "
-                   "Clarissa writes a long letter.", "entity")
-    assert any("interview with" in m and "Hickman" not in m for m in made), made
-    for m in made:  # each of the three is named once at most (a role swap moves two)
-        assert all(m.count(name) <= 1 for name in ("Lovelace", "Belford", "Hickman")), m
+    """A title-typed name ("Mr. Hickman") swapped for another ("Mr. Lovelace") where the sentence
+    opens "Lovelace to Belford": the old code offered "an interview with Mr. Lovelace"."""
+    entities = [{"name": "Lovelace", "type": "person", "count": 5},
+                {"name": "Belford", "type": "person", "count": 5},
+                {"name": "Mr. Hickman", "type": "title", "count": 5},
+                {"name": "Mr. Lovelace", "type": "title", "count": 5}]
+    made = offered("Lovelace to Belford.--Has an interview with Mr. Hickman. Belford writes.",
+                   "entity", entities)
+    assert made and not any("with Mr. Lovelace" in m for m in made), made
 
 
 def test_no_name_for_a_pronoun_inside_his_own():
@@ -161,8 +165,12 @@ def test_a_role_swap_leaves_no_name_behind(sentence, never):
 
 
 def test_no_stand_in_that_is_a_near_form_of_a_name_present():
-    made = offered("Bbula defends his choices, and Larhgan agrees. Molly walks home.", "entity",
-                   [p for p in STUDY_PEOPLE if p["name"] != "Bbula"])
+    """"Bbula" is not in the entity list; "Bbulas" is: the old code offered "Bbula defends
+    his choices, and Bbulas agrees"."""
+    entities = [{"name": n, "type": "person", "count": 5} for n in ("Larhgan", "Bbulas", "Elb")]
+    made = offered("Bbula defends his choices, and Larhgan agrees. Elb walks home.", "entity",
+                   entities)
+    assert "Bbula defends his choices, and Elb agrees." in made
     assert not any("Bbulas agrees" in m for m in made), made
 
 

@@ -221,6 +221,10 @@ EN_FROM_VERBS = {"defend", "protect", "save", "rescue", "shield", "guard", "hide
                  "stop", "recover", "demand", "beg", "seek", "ask", "get", "snatch", "rob",
                  "exclude", "dissuade", "deliver", "withhold", "conceal", "bring",
                  "fetch", "carry", "order", "request", "accept", "inherit", "escape", "flee"}
+# Verbs that take "into" right after them ("accepted into the society")
+EN_INTO_VERBS = {"accept", "admit", "welcome", "bring", "take", "drag", "lure", "force", "put",
+                 "throw", "draw", "let", "receive", "initiate", "induct", "carry", "lead",
+                 "send", "run", "go", "come", "walk", "turn", "break", "fall", "get", "move"}
 # Verbs that take "of" right after them ("approves of", "accepts of" in older prose)
 EN_OF_VERBS = {"approve", "disapprove", "think", "hear", "speak", "dream", "complain", "boast",
                "die", "despair", "know", "tire", "partake", "accept"}

@@ -15,6 +15,7 @@ from longnovel.injection.lexicon.en import (
     EN_EVENT_VERBS,
     EN_FIXED_OBJECTS,
     EN_FROM_VERBS,
+    EN_INTO_VERBS,
     EN_NEEDS_OBJECT,
     EN_NO_OBJECT,
     EN_OBJECT_TO_INFINITIVE_VERBS,
@@ -120,10 +121,6 @@ _OBJECT = (r"(?:him|her|them|me|us|it|himself|herself|themselves|[A-Z][a-z]+"
 _TO_INFINITIVE = re.compile(r"\s+to\s+([a-z]+)\b")
 _OBJECT_TO_INFINITIVE = re.compile(rf"\s+{_OBJECT}\s+to\s+([a-z]+)\b")
 _PARTICLE_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?([a-z]+)\b")
-# Verbs that take "into" right after them ("accepted into the society")
-_INTO_VERBS = {"accept", "admit", "welcome", "bring", "take", "drag", "lure", "force", "put",
-               "throw", "draw", "let", "receive", "initiate", "induct", "carry", "lead",
-               "send", "run", "go", "come", "walk", "turn", "break", "fall", "get", "move"}
 # "from" after the verb's object and at most two more words ("hides the letter from her")
 _FROM_AFTER = re.compile(rf"\s+(?:{_OBJECT}\s+)?(?:[\w'’-]+\s+){{0,2}}?from\b")
 
@@ -163,7 +160,7 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         # "has escaped with her honour": no "has been caught with her honour"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
         return "verb and preposition"  # "What follows upon it": no "What leads upon it"
-    if re.match(r"\s+into\b", rest) and new_lemma not in _INTO_VERBS:
+    if re.match(r"\s+into\b", rest) and new_lemma not in EN_INTO_VERBS:
         return "into"  # "has been accepted into the society" -> "refused into"
     if _FROM_AFTER.match(rest) and new_lemma not in EN_FROM_VERBS:
         return "from"  # "defends his body from the enemy" -> "attacks his body from"

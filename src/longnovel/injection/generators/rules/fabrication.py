@@ -122,8 +122,7 @@ def _donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
     besides the names (three character pairs in zh)."""
     from longnovel.injection.evidence import content_terms
 
-    names = draft.memo("name_terms", lambda: set(content_terms(
-        " ".join(draft.names("person")), draft.language)))
+    names = _name_terms(draft)
     frames = Counter(key for _, text in draft.outside
                      for key in set(_sentence_keys(text, draft.language)))
     least = 3 if draft.zh else 2
@@ -172,13 +171,20 @@ def _frame_key(body: str, language: str) -> frozenset:
     return frozenset(content_terms(body, language))
 
 
+def _name_terms(draft: Draft) -> set[str]:
+    """The content words of the characters' names (left out when two sentences are compared)."""
+    from longnovel.injection.evidence import content_terms
+
+    return draft.memo("name_terms", lambda: set(content_terms(
+        " ".join(draft.names("person")), draft.language)))
+
+
 def _retells(draft: Draft, body: str) -> bool:
     """Does ``body`` tell mostly what a sentence of this summary tells (its words other than
     the characters' names)?"""
     from longnovel.injection.evidence import content_terms
 
-    names = draft.memo("name_terms", lambda: set(content_terms(
-        " ".join(draft.names("person")), draft.language)))
+    names = _name_terms(draft)
     terms = set(content_terms(body, draft.language)) - names
     if not terms:
         return True

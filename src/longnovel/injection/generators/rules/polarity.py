@@ -195,7 +195,8 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 verb = _negating_verb(m.group(2), lemma)
-                if verb and not re.search(rf"(?i)\b{lemma[:-1]}", sentence):
+                if verb and not re.search(
+                        rf"(?i)\b(?:{'|'.join((lemma, *_EN_NEGATING_VERBS[lemma]))})\b", sentence):
                     # not where the sentence uses it already: "refuses to offer Morgan his
                     # liberty, which he refuses to accept"
                     out.append(splice(sentence, m.start(2), m.end(2), verb))
@@ -215,9 +216,9 @@ def _negating_verb(verb: str, lemma: str) -> str | None:
 
 # A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
 # between): its verb is not negated ("before she cannot answer" is no English).
+_CONCESSIVE = r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas"
 _EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|"
-                               r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas|"
-                               r"[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
+                               rf"{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
 
@@ -317,8 +318,7 @@ def _affirmable(sentence: str, end: int) -> bool:
         not _EN_CONCESSION.search(sentence[:end])
 
 
-_EN_CONCESSION = re.compile(r"\b(?:[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas)\s"
-                            r"[^,;:.]*$")
+_EN_CONCESSION = re.compile(rf"\b(?:{_CONCESSIVE})\s[^,;:.]*$")
 
 
 def past_tense(verb: str) -> str:

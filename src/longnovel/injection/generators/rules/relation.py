@@ -48,15 +48,12 @@ def edits(draft: Draft) -> list[Edit]:
 
 
 def _surnames(draft: Draft) -> frozenset[str]:
-    """Words the summary or the entity list use as a family name: after an honorific ("Mrs.
-    Hervey") or last in a name of several words ("Dolly Hervey")."""
+    """Words used as a family name: last in a name of several words, in the entity list ("Dolly
+    Hervey") or in the summary ("Mrs. Hervey", "Mr. John Harlowe")."""
     def find() -> frozenset[str]:
-        found = set(re.findall(r"\b(?:Mr|Mrs|Miss|Ms|Lady|Lord|Sir|Dr|Madame|Colonel|Captain)"
-                               r"\.?\s+([A-Z][a-z]+)\b(?!\s+[A-Z])", draft.summary))
-        found.update(n.split()[-1] for n in draft.names("person") if len(n.split()) > 1)
-        found.update(m.split()[-1] for m in re.findall(
-            r"\b[A-Z][a-z]+\.?(?: [A-Z][a-z]+)+", draft.summary))  # "Mr. John Harlowe"
-        return frozenset(found)
+        names = list(draft.names("person"))
+        names += re.findall(r"\b[A-Z][a-z]+\.?(?: [A-Z][a-z]+)+", draft.summary)
+        return frozenset(n.split()[-1] for n in names if len(n.split()) > 1)
     return draft.memo("surnames", find)
 
 
