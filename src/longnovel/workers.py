@@ -67,6 +67,9 @@ def signals_held():
             signal.raise_signal(signum)  # its own handler raises here
 
 
+MANAGER_GRACE = 10.0  # seconds stop_pool waits for a stopped pool's own thread
+
+
 def stop_pool(pool, failed: bool) -> None:
     """Shut ``pool`` down: wait for its work after success; after a failure (an exception,
     Ctrl-C, SIGTERM), drop the queued work and end the workers now.
@@ -82,12 +85,20 @@ def stop_pool(pool, failed: bool) -> None:
     # No public way to end running workers before Python 3.14 (terminate_workers); shutdown
     # forgets them, so they are listed first.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     call_queue = getattr(pool, "_call_queue", None)
     if call_queue is not None:
         call_queue.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()  # reaped by the pool's own thread: a second waiter would confuse it
+    # The pool's thread sees the dead workers, fails the futures and closes its wakeup pipe.
+    # Waiting for it here keeps that close from racing Python's exit hook, which writes to the
+    # same pipe without the pool's lock (before 3.12: "Exception ignored ... Bad file
+    # descriptor" on stderr after a clean stop). Bounded: a worker killed mid-write of a
+    # result could leave the thread reading forever.
+    if manager is not None and manager.is_alive():
+        manager.join(timeout=MANAGER_GRACE)
 
 
 def pool_map(pool, function, items: list, chunksize: int = 1) -> list:
