@@ -66,6 +66,13 @@ def test_en_negation_follows_the_writers_contractions_and_never():
     assert spans("Wren couldn't sleep. Jory could see the bell. Ralph wasn't there.",
                  "polarity") == ["Jory couldn't see the bell.", "Ralph was there.",
                                  "Wren could sleep."]
+    # a contraction the writer does not write is not brought in: "can't" is no "isn't"
+    made = spans("Wren can't sleep, and Jory is not at home. Ralph is at the bell. Mabry can "
+                 "see the light.", "polarity")
+    assert "Ralph is not at the bell." in made and "Mabry can't see the light." in made
+    assert not any("isn't" in span for span in made), made
+    assert "Ralph isn’t at the bell." in spans(
+        "Wren wasn’t asleep, and Jory is not at home. Ralph is at the bell.", "polarity")
 
 
 @pytest.mark.parametrize("summary,broken,language", [
@@ -309,9 +316,10 @@ def test_invented_cause_joins_the_two_sentences_and_tells_nothing_twice():
     candidate = invented[0]
     assert candidate.original_span == ("Wren rang the bell at noon.\n\n"
                                        "Jory left the tower at once.")
-    # the writer writes "because", never ", so": the join is the writer's
-    assert candidate.summary == ("Orrin stays home because he is ill. Because Wren rang the "
-                                 "bell at noon, Jory left the tower at once.\n\nMabry slept.")
+    # the writer writes "because" between an effect and its cause, never ", so" nor a
+    # sentence opening "Because": the join is in the writer's form
+    assert candidate.summary == ("Orrin stays home because he is ill. Jory left the tower at "
+                                 "once because Wren rang the bell at noon.\n\nMabry slept.")
     assert candidate.summary.count("rang the bell") == 1
     assert validate(candidate, "en") is None
 
@@ -417,7 +425,8 @@ def test_a_moved_cause_never_opens_with_a_word_pointing_back():
                "were waiting.\n\nOne was Ned Gallant. Jory paid the fine.")
     made = spans(summary, "causal")
     assert made and not any("because One" in s or "because one" in s for s in made), made
-    assert "Wren could not ring the tide-bell, because Jory paid the fine." in made
+    # nor is a cause borrowed from the summary's own sentences: that retells it
+    assert "Wren could not ring the tide-bell, because Jory paid the fine." not in made
 
 
 # --- entity ----------------------------------------------------------------------------------

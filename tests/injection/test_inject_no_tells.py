@@ -93,7 +93,7 @@ def test_a_fixed_template_is_not_the_invented_content():
         ("continue", "Darnay sails to Dover with Carton."),
         ("psychology", "Darnay fears the sea.")}
     causes = {c.hallucinated_span for c in all_candidates(summary, "causal")}
-    assert "Because Darnay meets Lucie at the gate, Carton burns the letter in the fire." in causes
+    assert "Carton burns the letter in the fire because Darnay meets Lucie at the gate." in causes
     assert not any(s.startswith("Because of this, ") for s in causes), causes
 
 

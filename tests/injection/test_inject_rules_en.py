@@ -37,10 +37,6 @@ CASES = [
      "In the end, the clockmaker is released.", "In the end, the clockmaker is detained."),
     ("causal", "invert", "Mabry cries because the letter is cruel.",
      "Mabry cries because the letter is cruel.", "The letter is cruel because Mabry cries."),
-    ("causal", "replace", ("Jory tells a long story about his debts.\n\nMabry visits Harrowmere. "
-                           "Wren cries because the letter is cruel."),
-     "Wren cries because the letter is cruel.",
-     "Wren cries because Jory tells a long story about his debts."),
 ]
 
 
@@ -48,6 +44,30 @@ CASES = [
 def test_exact_change(en_entities, type_id, subtype, summary, original, hallucinated):
     assert_exact_change(candidate_of(summary, "en", en_entities, type_id, subtype),
                         summary, original, hallucinated)
+
+
+def test_a_replaced_cause_is_an_event_of_another_part_of_the_book(en_entities):
+    # The wrong cause is told outside the window, of one of its characters: no sentence of
+    # this summary is retold, and of the candidates the one nearest the writer's cause in
+    # length is taken (the long one would give the edit away by its length alone).
+    summary = ("Jory tells a long story about his debts.\n\nMabry visits Harrowmere. "
+               "Wren cries because the letter is cruel.")
+    outside = ((False, "Mabry sells the clock to a stranger at the fair in the town square "
+                       "for far less than it is worth to anyone."),
+               (False, "Jory loses the key."), (True, "Mabry tells a long story about debts."))
+    cand = candidate_of(summary, "en", en_entities, "causal", "replace", outside=outside)
+    assert cand.hallucinated_span == "Wren cries because Jory loses the key."
+    assert cand.original_span == "Wren cries because the letter is cruel."
+
+
+def test_no_cause_is_borrowed_from_the_summary_itself_or_without_the_rest_of_the_book(
+        en_entities):
+    summary = ("Jory tells a long story about his debts.\n\nMabry visits Harrowmere. "
+               "Wren cries because the letter is cruel.")
+    for outside in ((), ((True, "Jory tells a long story about his debts."),)):
+        subtypes = {RulesGenerator(1).generate(summary, "en", en_entities, "causal", k,
+                                               outside=outside).subtype for k in range(8)}
+        assert "replace" not in subtypes, outside
 
 
 def test_pronoun_never_becomes_an_earlier_character(en_entities):
@@ -101,10 +121,23 @@ def test_an_invented_cause_joins_the_last_event_of_one_unit_to_the_first_of_the_
     summary = ("Wren sells eleven clocks at the market because the winter is near. Mabry falls "
                "ill at the shop.\n\nThen the family arrives. Wren waits.")
     cand = candidate_of(summary, "en", en_entities, "causal", "invent")
-    assert cand.hallucinated_span == "Because Mabry falls ill at the shop, the family arrives."
+    assert cand.hallucinated_span == "The family arrives because Mabry falls ill at the shop."
     assert cand.summary == ("Wren sells eleven clocks at the market because the winter is near. "
-                            "Because Mabry falls ill at the shop, the family arrives.\n\n"
+                            "The family arrives because Mabry falls ill at the shop.\n\n"
                             "Wren waits.")
+
+
+@pytest.mark.parametrize("writers,joined", [
+    ("Because the winter is near, Wren sells eleven clocks at the market.",
+     "Because Mabry falls ill at the shop, the family arrives."),
+    ("The winter is near, so Wren sells eleven clocks at the market.",
+     "Mabry falls ill at the shop, so the family arrives."),
+])
+def test_an_invented_cause_takes_the_form_the_writer_writes(en_entities, writers, joined):
+    # a sentence opening "Because" from a writer who never opens one so is the edit's own word
+    summary = (f"{writers} Mabry falls ill at the shop.\n\nThen the family arrives. Wren waits.")
+    cand = candidate_of(summary, "en", en_entities, "causal", "invent")
+    assert cand.hallucinated_span == joined
 
 
 def test_no_invented_cause_between_two_steps_of_one_unit(en_entities):

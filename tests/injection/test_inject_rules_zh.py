@@ -30,9 +30,6 @@ CASES = [
     ("event", "outcome", "最后韩石获释。", "最后韩石获释。", "最后韩石被拘押。"),
     ("causal", "invert", "她因为思念家乡，所以整日哭泣。", "她因为思念家乡，所以整日哭泣。",
      "她因为整日哭泣，所以思念家乡。"),
-    ("causal", "replace",
-     "顾衡山前往临川府卖墨。\n\n小满在院中读书。她因为思念家乡，所以整日哭泣。",
-     "她因为思念家乡，所以整日哭泣。", "她因为顾衡山前往临川府卖墨，所以整日哭泣。"),
 ]
 
 
@@ -40,6 +37,14 @@ CASES = [
 def test_exact_change(zh_entities, type_id, subtype, summary, original, hallucinated):
     assert_exact_change(candidate_of(summary, "zh", zh_entities, type_id, subtype),
                         summary, original, hallucinated)
+
+
+def test_a_replaced_cause_is_an_event_of_another_part_of_the_book(zh_entities):
+    summary = "顾衡山前往临川府卖墨。\n\n小满在院中读书。她因为思念家乡，所以整日哭泣。"
+    outside = ((False, "顾衡山丢了一箱墨。"),)
+    cand = candidate_of(summary, "zh", zh_entities, "causal", "replace", outside=outside)
+    assert cand.hallucinated_span == "她因为顾衡山丢了一箱墨，所以整日哭泣。"
+    assert cand.original_span == "她因为思念家乡，所以整日哭泣。"
 
 
 def test_chinese_numerals_and_years(zh_entities):

@@ -225,3 +225,12 @@ def test_a_person_named_after_a_month_keeps_the_name():
     made = offered("Max, June's boyfriend and a doctor, tests Pat on May 3. Elb waits.",
                    "number", STUDY_PEOPLE)
     assert made and all("June's boyfriend" in m for m in made), made
+
+
+def test_a_verb_with_to_keeps_its_infinitive():
+    """"Beamish agrees to the terms of the contract" became "Beamish refuses to the terms":
+    "agrees to" before a noun is no "agrees to <verb>"."""
+    made = offered("Belford agrees to the terms of the contract and leaves Hannah.", "event")
+    assert not any("to the terms" in m and "agrees" not in m for m in made), made
+    made = offered("Belford agrees to go with Hannah to the town.", "event")
+    assert "Belford refuses to go with Hannah to the town." in made, made

@@ -1,12 +1,14 @@
 """Causal errors: the end of one unit's events made the cause of the next unit's first event
 (``invent``: events of different units, never two steps of one scene), cause and effect
-traded (``invert``), or the cause replaced by an event of another unit (``replace``)."""
+traded (``invert``), or the cause replaced by an event that a part of the book outside the
+window tells of one of its characters (``replace``)."""
 
 from __future__ import annotations
 
 import re
 
 from longnovel.injection.candidate import Edit
+from longnovel.injection.generators.rules.donors import donors, retells
 from longnovel.injection.generators.rules.draft import (
     Draft,
     opens_with_time,
@@ -88,7 +90,7 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                                     and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
             out.append(("invert", inverted + end))
         out += [("replace", (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
-                for other in _unrelated_events(draft, i)]
+                for other in _unrelated_events(draft, m.group("a"))]
         break
     return out
 
@@ -122,34 +124,38 @@ def _replace_cause(body: str, m: re.Match, other: str) -> str:
     return body[: m.start("a")] + other + body[m.end("a") :]
 
 
-def _unrelated_events(draft: Draft, i: int) -> list[str]:
-    """Bodies of sentences of another unit of the window, usable as a (wrong) cause clause:
-    events of another time, not a step of this one's scene."""
-    out = []
-    for j, body in draft.memo("cause_clauses", lambda: _cause_bodies(draft)):
-        if draft.unit_of(j) != draft.unit_of(i):
-            out.append(body)
-            if len(out) == 2:
-                break
-    return out
+def _unrelated_events(draft: Draft, cause: str) -> list[str]:
+    """Events that another part of the book (a unit outside this window) tells of a character
+    of this window, usable as a (wrong) cause clause: of another time than this window's
+    events, in the writer's own words, and no retelling of this summary (a cause copied from
+    the summary's own next paragraph repeats it, which any reader notices). The two nearest
+    the replaced cause's length come first: a borrowed cause twice as long as the writer's is
+    a tell of its own."""
+    if not draft.names("person") or not draft.outside:
+        return []
+    size = _clause_size(cause, draft.zh)
+    fitting = [body for body in draft.memo("cause_donors", lambda: _cause_donors(draft))
+               if 0.6 * size <= _clause_size(body, draft.zh) <= 1.5 * size + (4 if draft.zh else 2)]
+    fitting.sort(key=lambda body: (abs(_clause_size(body, draft.zh) - size), body))
+    return fitting[:2]
 
 
-def _cause_bodies(draft: Draft) -> list[tuple[int, str]]:
-    """(index, body) of every sentence whose body could stand as a cause clause."""
+def _clause_size(clause: str, zh: bool) -> int:
+    return len(clause) if zh else len(clause.split())
+
+
+def _cause_donors(draft: Draft) -> list[str]:
+    """The book's borrowable sentences (``donors``) that are one plain clause with no cause of
+    its own, without their final mark."""
     out = []
-    for j, sentence in enumerate(draft.sentences):
-        body = sentence_body(sentence, draft.language)[0]
-        body = strip_time_phrase(split_opener(body, draft.zh)[1], draft.zh)
-        if _has_causal_marker(body, draft.zh) or not 4 <= len(body) <= (40 if draft.zh else 120):
+    for _, _, sentence in donors(draft, draft.names("person")):
+        clause = sentence_body(sentence, draft.language)[0]
+        if _has_causal_marker(clause, draft.zh) or retells(draft, clause):
             continue
-        if draft.zh and re.search(r"[，,；;：:“”]", body):
+        if re.search(r"[，,；;：:“”\"]", clause) or not (draft.zh or _has_verb(clause)):
             continue
-        if _starts_with_pronoun(body, draft.zh) or _REFERRING.match(body):
-            continue  # "because he had drowned" / "because One was Ned": who, here?
-        if not _has_subject(draft, body):
-            continue  # "because at least twenty days in bed" is no clause
-        out.append((j, draft.lower_first(body)))
-    return out
+        out.append(clause)
+    return list(dict.fromkeys(out))
 
 
 def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
@@ -192,16 +198,21 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     if opener in _TIMED_OPENERS:  # "A, so that night B": the effect keeps its time
         effect = opener + ("" if draft.zh else " ") + effect
     forms = _writers_joins(draft)
+    if not draft.zh and _starts_with_pronoun(clause, False):
+        forms = tuple(form for form in forms if form != _AFTER)  # "B because he ..." : who?
     if not forms:
         return None  # a writer who never writes "because" or "so" would not write it here
-    because_first = forms[0] if len(forms) == 1 else _coin(draft, i)
+    form = forms[_coin(draft, i) % len(forms)]
     if draft.zh:
-        joined = f"因为{clause}，{effect}" if because_first else f"{clause}，所以{effect}"
+        joined = f"因为{clause}，{effect}" if form == _FIRST else f"{clause}，所以{effect}"
         return prefix + joined + end, True
-    effect = draft.lower_first(effect)
-    if because_first:
+    effect, cause = draft.lower_first(effect), draft.lower_first(clause)
+    if form == _FIRST:
         opener = "because" if prefix else "Because"
-        return f"{prefix}{opener} {draft.lower_first(clause)}, {effect}{end}", True
+        return f"{prefix}{opener} {cause}, {effect}{end}", True
+    if form == _AFTER:
+        effect = effect if prefix else upper_first(effect)
+        return f"{prefix}{effect} because {cause}{end}", True
     clause = clause if prefix else upper_first(clause)
     return f"{prefix}{clause}, so {effect}{end}", True
 
@@ -232,23 +243,30 @@ def _opens_with_report(draft: Draft, effect: str) -> bool:
     return any(w.lower() in EN_REPORTING_VERBS for w in effect.split()[:4])
 
 
-def _writers_joins(draft: Draft) -> tuple[bool, ...]:
-    """The forms of a joined cause the summary's writer uses: True for "because" (zh 因为),
-    False for "so" (zh 所以)."""
-    def joins() -> tuple[bool, ...]:
+# The forms of a joined cause: "Because A, B" (zh 因为A，B), "B because A", "A, so B" (zh A，所以B)
+_FIRST, _AFTER, _SO = "because first", "because after", "so"
+
+
+def _writers_joins(draft: Draft) -> tuple[str, ...]:
+    """The forms of a joined cause the summary's writer uses. A writer who puts "because" only
+    between the effect and its cause never opens a sentence with it: a ". Because" from such a
+    writer is the edit's own word."""
+    def joins() -> tuple[str, ...]:
         text = draft.summary
         if draft.zh:
-            found = ("因为" in text or "由于" in text, "所以" in text or "因此" in text)
+            found = {_FIRST: "因为" in text or "由于" in text,
+                     _SO: "所以" in text or "因此" in text}
         else:
-            found = (bool(re.search(r"\b[Bb]ecause\b", text)),
-                     bool(re.search(r",\s+so\s+(?!that|much|many|far|long)\w", text)))
-        return tuple(form for form, used in zip((True, False), found, strict=False) if used)
+            found = {_FIRST: bool(re.search(r"(?:^|[.!?]['’\"”]?\s+)Because\b(?! of)", text)),
+                     _AFTER: bool(re.search(r"[a-z,]\s+because\b(?! of)", text)),
+                     _SO: bool(re.search(r",\s+so\s+(?!that|much|many|far|long)\w", text))}
+        return tuple(form for form, used in found.items() if used)
     return draft.memo("causal_joins", joins)
 
 
-def _coin(draft: Draft, i: int) -> bool:
-    """A stable coin per summary and sentence, for the form an invented cause takes."""
-    return (len(draft.sentences[i]) + len(draft.sentences[i - 1]) + i) % 2 == 0
+def _coin(draft: Draft, i: int) -> int:
+    """A stable number per summary and sentence, for the form an invented cause takes."""
+    return len(draft.sentences[i]) + len(draft.sentences[i - 1]) + i
 
 
 def _cause_clause(draft: Draft, j: int) -> tuple[str, str] | None:

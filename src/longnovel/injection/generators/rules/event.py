@@ -210,6 +210,12 @@ def _zh_complement(tokens: list[str], t: int) -> bool:
     return tokens[t] in ("回来", "回到") and t > 0 and tokens[t - 1].endswith("了")
 
 
+def _infinitive_follows(rest: str) -> bool:
+    """Does ``rest`` open with a verb's base form, after an adverb if any ("go", "quietly go")?"""
+    m = re.match(r"\s+(?:[a-z]+ly\s+)?([a-z]+)\b", rest)
+    return bool(m) and is_base_verb(m.group(1))
+
+
 def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     """The en replacement in its context: None for a verb that needs an object where the
     sentence has none ("hid behind the crates" cannot become "burned behind"); after
@@ -219,6 +225,10 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
     if _complement_fault(sentence, start, end, new):
         return None
+    old_words = sentence[start:end].lower().split()
+    if old_words[-1] == "to" and verb_lemma(old_words[0]) in EN_TO_INFINITIVE_VERBS \
+            and not _infinitive_follows(sentence[end:]):
+        return None  # "agrees to the terms" is no "refuses to the terms"
     # the next word, "" before punctuation ("she refused, because" has no object)
     after = re.match(r"\s*(\w*)", sentence[end:]).group(1).lower()
     old = sentence[start:end].lower()

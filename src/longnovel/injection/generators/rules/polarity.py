@@ -4,6 +4,7 @@ affirmative (``affirm``). zh: 不/没/没有/未; en: auxiliaries with "not", "n
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
@@ -121,15 +122,38 @@ def edits(draft: Draft) -> list[Edit]:
 _EN_DO_SUPPORTED = re.compile(r"\b(?:[Dd]oes|[Dd]id|[Dd]o)(?: not|n['’]t)\b")
 
 
-def _en_style(draft: Draft) -> tuple[bool, bool, bool]:
-    """How the summary's own writer negates: (uses contractions such as "didn't", uses
-    "never", negates a verb with "does not"/"did not"). A negation written otherwise than the
-    writer's own is a tell: synopses that say "knows not" or "was not" and never "does not"
-    gave their negated summaries away by "does" (0.90 of such pairs told apart)."""
-    def style() -> tuple[bool, bool, bool]:
+class _Style(NamedTuple):
+    """How a summary's writer negates."""
+
+    contracted: frozenset = frozenset()  # the contractions written ("didn't", "can't")
+    writes_never: bool = False
+    does_support: bool = True  # negates a verb with "does not"/"did not"
+    apostrophe: str = "'"  # the one the writer's contractions use (’ or ')
+
+
+_PLAIN = _Style()
+_CONTRACTION_GROUPS = (frozenset({"don't", "doesn't", "didn't"}),
+                       frozenset({"isn't", "aren't", "wasn't", "weren't"}),
+                       frozenset({"hasn't", "haven't", "hadn't"}))
+
+
+def _en_style(draft: Draft) -> _Style:
+    """How the summary's own writer negates. A negation written otherwise than the writer's
+    own is a tell: synopses that say "knows not" or "was not" and never "does not" gave their
+    negated summaries away by "does" (0.90 of such pairs told apart), and a writer who
+    contracts "can't" but writes "is not" gave them away by "isn't"."""
+    def style() -> _Style:
         text = draft.summary
-        return (bool(re.search(r"\w+n['’]t\b", text)), bool(re.search(r"\b[Nn]ever\b", text)),
-                bool(_EN_DO_SUPPORTED.search(text)))
+        found = re.findall(r"\b\w+n(['’])t\b", text)
+        written = {m.group().lower().replace("’", "'")
+                   for m in re.finditer(r"\b\w+n['’]t\b", text)}
+        # one auxiliary's forms go together ("didn't" -> "doesn't"); "can't" says nothing of
+        # "isn't"
+        contracted = frozenset(form for group in _CONTRACTION_GROUPS if written & group
+                               for form in group) | written
+        return _Style(contracted, bool(re.search(r"\b[Nn]ever\b", text)),
+                      bool(_EN_DO_SUPPORTED.search(text)),
+                      max(set(found), key=found.count) if found else "'")
     return draft.memo("negation_style", style)
 
 
@@ -160,9 +184,9 @@ _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|
 _EN_THAN = re.compile(r"(?i)\bthan\b")
 
 
-def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False, True),
+def _en_negations(sentence: str, style: _Style = _PLAIN,
                   negating_verbs: tuple[str, ...] = ()) -> list[str]:
-    contracted, writes_never, does_support = style
+    writes_never, does_support = style.writes_never, style.does_support
     out = []
     def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
@@ -178,17 +202,17 @@ def _en_negations(sentence: str, style: tuple[bool, bool, bool] = (False, False,
             continue  # "her last will and apparel", "with all his might": no modal there
         if re.match(r"\s+(?:only|just|merely|even|also)\b", sentence[m.end():]):
             continue  # "was not only nine days old" reads "not only ... but also"
-        out.append(_negated_aux(sentence, m, contracted))
+        out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
         if re.search(r"\bto\s+$", sentence[: m.start()]):
             continue  # "was to have supped": no "to have not supped"
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
-            out.append(_negated_aux(sentence, m, contracted, group=1))
+            out.append(_negated_aux(sentence, m, style, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
                 and not in_before_clause(m.start()):
-            supported = _do_support(m.group(2), contracted) if does_support else None
+            supported = _do_support(m.group(2), style) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
             if writes_never:
@@ -240,19 +264,20 @@ def _is_adverb(word: str) -> bool:
     return "ADV" in getAllLemmas(word.lower())
 
 
-def _negated_aux(sentence: str, m: re.Match, contracted: bool, group: int = 0) -> str:
+def _negated_aux(sentence: str, m: re.Match, style: _Style, group: int = 0) -> str:
     """``sentence`` with the auxiliary of ``m`` negated: "could" -> "could not", or
-    "couldn't" when the writer contracts."""
+    "couldn't" where the writer writes that contraction."""
     aux = m.group(group)
-    short = _CONTRACTED_OF.get(aux.lower()) if contracted else None
-    if aux.lower() == "can" and not contracted:
-        short = "cannot"
+    short = _CONTRACTED_OF.get(aux.lower())
+    if short not in style.contracted:
+        short = "cannot" if aux.lower() == "can" else None
     if short:
+        short = short.replace("'", style.apostrophe)
         return splice(sentence, m.start(group), m.end(group), match_case(aux, short))
     return splice(sentence, m.end(group), m.end(group), " not")
 
 
-def _do_support(verb: str, contracted: bool) -> str | None:
+def _do_support(verb: str, style: _Style) -> str | None:
     """"went" -> "did not go", "makes" -> "does not make" (lemminflect's lemma), or None."""
     from lemminflect import getLemma
 
@@ -263,7 +288,7 @@ def _do_support(verb: str, contracted: bool) -> str | None:
     present = verb.endswith("s") and not verb.endswith("ss") and (
         verb in (lemma + "s", lemma + "es") or verb == lemma[:-1] + "ies")
     aux = "does" if present else "did"
-    negation = aux + "n't" if contracted else aux + " not"
+    negation = f"{aux}n{style.apostrophe}t" if f"{aux}n't" in style.contracted else aux + " not"
     return f"{negation} {lemma}"
 
 

@@ -1,0 +1,110 @@
+"""Sentences a rule may borrow from the book's other unit summaries: each opens with a
+character of this window and tells an event of its own, in the writer's own words, so that
+what a rule adds is neither a retelling of this summary nor words the writer does not use
+(fabrication adds such a sentence; causal ``replace`` makes one the wrong cause)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    find_names,
+    split_opener,
+    strip_time_phrase,
+)
+from longnovel.injection.nlp.commentary import is_commentary
+from longnovel.injection.nlp.sentences import split_sentences
+
+# Words that point at something the donor's own paragraph told ("this", "again", "too"), or
+# at people it named (he, them): out of that paragraph they point at nothing.
+_EN_ANCHORED = re.compile(r"(?i)\b(?:he|she|him|they|them|it|this|these|those|that|there|"
+                          r"again|also|too|another|other|same|such|both|former|latter|"
+                          r"finally|then|meanwhile|still|instead|however|but|so)\b")
+# "her" as an object ("urged her to", "gave her Orrin's letter"): someone the donor's own
+# paragraph named
+_EN_OBJECT_HER = re.compile(r"\bher(?=\s*[,.;!?]|\s+(?:to|a|an|the|that|and|in|on|at|with|"
+                            r"from|for|some|back|up|out|off|into|about|[A-Z]))")
+_ZH_ANCHORED = re.compile(r"他们|她们|它|这|那|又|也|再|还|仍|却|但|于是|然后|最后|另|此")
+_ZH_PRONOUN = re.compile(r"[他她]")
+
+
+def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
+    """(earlier?, name, sentence) of the sentences of the book's other unit summaries that
+    open with a character of this window's summary and stand on their own, and tell an event
+    of their own: not a frame the writer repeats from part to part ("Ulysses continues his
+    narration", true of every window where he narrates), nor one of under two content words
+    besides the names (three character pairs in zh)."""
+    from longnovel.injection.evidence import content_terms
+
+    names = _name_terms(draft)
+    frames = Counter(key for _, text in draft.outside
+                     for key in set(_sentence_keys(text, draft.language)))
+    least = 3 if draft.zh else 2
+    out = []
+    limit = 60 if draft.zh else 200
+    for earlier, text in draft.outside:
+        for sentence in split_sentences(text, draft.language):
+            body = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
+            found = find_names(body, people, draft.zh)
+            if not found or found[0][0] != 0 or not 8 <= len(body) <= limit:
+                continue
+            # (no quotation, no aside, no letter heading such as "Miss Howe to Clarissa.--")
+            if re.search(r"[“”\"‘’「」()（）:：;；]|--|—|–", body) or \
+                    is_commentary(body, draft.language):
+                continue
+            rest = body[found[0][1]:]
+            if (_ZH_ANCHORED.search(rest) or _ZH_PRONOUN.search(rest)) if draft.zh \
+                    else (_EN_ANCHORED.search(rest) or _EN_OBJECT_HER.search(rest)):
+                continue
+            if draft.zh and not body.endswith(("。", "！", "？")):
+                continue
+            if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):
+                continue
+            terms = frozenset(content_terms(body, draft.language)) - names
+            if len(terms) < least or frames[_frame_key(body, draft.language)] >= 2:
+                continue
+            out.append((earlier, found[0][2], body))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _sentence_keys(text: str, language: str) -> tuple[frozenset, ...]:
+    """``_frame_key`` of each sentence of one unit summary."""
+    zh = language == "zh"
+    return tuple(_frame_key(strip_time_phrase(split_opener(sentence, zh)[1], zh), language)
+                 for sentence in split_sentences(text, language))
+
+
+def _frame_key(body: str, language: str) -> frozenset:
+    """What two tellings of one frame share: the content words of the sentence, less (en) the
+    words written with a capital (the names)."""
+    from longnovel.injection.evidence import content_terms
+
+    if language != "zh":
+        body = re.sub(r"(?:^|(?<=\s))[A-Z][\w'’.-]*", "", body)
+    return frozenset(content_terms(body, language))
+
+
+def _name_terms(draft: Draft) -> set[str]:
+    """The content words of the characters' names (left out when two sentences are compared)."""
+    from longnovel.injection.evidence import content_terms
+
+    return draft.memo("name_terms", lambda: set(content_terms(
+        " ".join(draft.names("person")), draft.language)))
+
+
+def retells(draft: Draft, body: str) -> bool:
+    """Does ``body`` tell mostly what a sentence of this summary tells (its words other than
+    the characters' names)?"""
+    from longnovel.injection.evidence import content_terms
+
+    names = _name_terms(draft)
+    terms = set(content_terms(body, draft.language)) - names
+    if not terms:
+        return True
+    sentences = draft.memo("sentence_terms", lambda: [set(content_terms(s, draft.language))
+                                                      for s in draft.sentences])
+    return any(len(terms & other) / len(terms) >= 0.5 for other in sentences)
