@@ -152,6 +152,9 @@ EN_RELATION_INVENT = {
     "stranger": ["long-lost brother"], "suitor": ["cousin"], "rival": ["half-brother"],
     "lodger": ["nephew"], "partner": ["brother-in-law"], "ally": ["cousin"],
 }
+# Relation words no one is "someone's": never a stand-in ("Macklin's wife" -> "Macklin's
+# stranger")
+EN_UNOWNED_RELATIONS = {"stranger", "strangers"}
 
 # --- event verbs and outcomes -----------------------------------------------------------------
 # Every form is listed so the tense of the sentence is kept.

@@ -89,8 +89,11 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         if not points_back and not (draft.zh and k in _ZH_FRONT
                                     and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
             out.append(("invert", inverted + end))
-        out += [("replace", (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
-                for other in _unrelated_events(draft, m.group("a"))]
+        if not (m.start("b") > m.start("a") and not draft.zh and _EN_PERSONAL.search(
+                m.group("b"))):  # "A, so they appease her": she was named in the cause
+            out += [("replace",
+                     (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
+                    for other in _unrelated_events(draft, m.group("a"))]
         break
     return out
 
@@ -198,8 +201,9 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     if opener in _TIMED_OPENERS:  # "A, so that night B": the effect keeps its time
         effect = opener + ("" if draft.zh else " ") + effect
     forms = _writers_joins(draft)
-    if not draft.zh and _starts_with_pronoun(clause, False):
-        forms = tuple(form for form in forms if form != _AFTER)  # "B because he ..." : who?
+    if not draft.zh and (_starts_with_pronoun(clause, False) or re.search(r"[,;:]", effect)):
+        # "B because he ..." : who? "B, although C because A": which does it explain?
+        forms = tuple(form for form in forms if form != _AFTER)
     if not forms:
         return None  # a writer who never writes "because" or "so" would not write it here
     form = forms[_coin(draft, i) % len(forms)]

@@ -158,6 +158,8 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
     if new.split()[0] in ("is", "was", "are", "were") and re.match(r"\s+(?:by|with)\b", rest):
         return "passive before by"  # "escapes by becoming invisible": no "is caught by";
         # "has escaped with her honour": no "has been caught with her honour"
+    if re.match(rf"\s+{_OBJECT}\s+[a-z]+ing\b", rest):
+        return "object and participle"  # "sends him flying" is no "brings him flying"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
         return "verb and preposition"  # "What follows upon it": no "What leads upon it"
     if re.match(r"\s+into\b", rest) and new_lemma not in EN_INTO_VERBS:

@@ -22,6 +22,7 @@ from longnovel.injection.lexicon.en import (
     EN_RELATION_GENERATIONS,
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
+    EN_UNOWNED_RELATIONS,
 )
 from longnovel.injection.lexicon.zh import (
     ZH_FEMALE_CHARS,
@@ -146,7 +147,8 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
     out = {}
     for word, replacements in table.items():
         def fits(w: str, word=word) -> bool:
-            return w != word and _same_number(w, word, draft.zh) \
+            return w != word and w not in EN_UNOWNED_RELATIONS \
+                and _same_number(w, word, draft.zh) \
                 and _same_gender(word, w, draft.zh) \
                 and _near_generation(word, w, draft.zh)
         out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
