@@ -213,8 +213,8 @@ def test_event_replacements_vary_and_prefer_the_writers_words():
     learns; several, and the writer's own first, are not."""
     made = spans("Wren bought a lamp.", "event")
     assert made == ["Wren borrowed a lamp.", "Wren rented a lamp.", "Wren stole a lamp."]
-    assert spans("Orrin rented a room. Wren bought a lamp.", "event") == [
-        "Orrin bought a room.", "Wren rented a lamp."]  # the writer's two words, either way
+    # the writer's two words; of the two directions, the stand-in ("rented") taken out
+    assert spans("Orrin rented a room. Wren bought a lamp.", "event") == ["Orrin bought a room."]
 
 
 @pytest.mark.parametrize("summary,broken,beside,made", [

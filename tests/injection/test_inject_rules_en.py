@@ -253,3 +253,29 @@ def test_no_invert_of_a_clause_that_points_back(en_entities):
     alone = RulesGenerator(13).generate("Wren stays home because she is ill. Orrin reads.",
                                         "en", en_entities, "causal")
     assert "She is ill because" not in getattr(alone, "summary", "")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_negation_is_taken_out_where_the_summary_offers_one(en_entities, seed):
+    # Plain statements outnumber negated ones in any summary: were the direction left to a
+    # coin, negations would be added far more often than taken out, and "the summary with one
+    # more 'not' is the injected one" would answer the pair without the article.
+    summary = ("Wren is at the market. Mabry is not at the shop. Orrin is at the bell. "
+               "Jory is with the clock. Wren is not tired.")
+    cand = RulesGenerator(seed).generate(summary, "en", en_entities, "polarity", 0)
+    assert cand.subtype == "affirm", cand
+    assert cand.hallucinated_span in ("Mabry is at the shop.", "Wren is tired.")
+
+
+@pytest.mark.parametrize("summary,back", [
+    ("Wren refused to go with Orrin. Mabry agreed to stay at the shop.",
+     "Wren agreed to go with Orrin."),
+    ("Orrin agrees to sell the clock. Jory quarreled with Wren at the ferry.",
+     "Jory talked with Wren at the ferry."),
+])
+def test_an_event_edit_takes_a_stand_in_out_where_the_summary_has_one(en_entities, summary, back):
+    # writers write "agreed" far more often than "refused": the way back is the rarer place,
+    # taken whenever a summary offers it, so that edits do not only bring the stand-ins in
+    spans = {RulesGenerator(seed).generate(summary, "en", en_entities, "event", 0)
+             .hallucinated_span for seed in range(8)}
+    assert spans == {back}

@@ -284,6 +284,10 @@ _EN_OUTCOMES_BACK = {
     "is convicted": "is acquitted", "was convicted": "was acquitted",
     "is rejected": "is accepted", "was rejected": "was accepted",
 }
+# The stand-ins the way back starts from: an edit that takes one out moves the summaries'
+# words back toward the writers' (which write "agreed" and "arrived" far more than "refused"
+# and "failed to arrive"), the rarer direction, taken first where a summary offers it.
+EN_EVENT_STAND_INS = frozenset(_EN_VERBS_BACK) | frozenset(_EN_OUTCOMES_BACK)
 for _table, _back in ((EN_EVENT_VERBS, _EN_VERBS_BACK),
                       (EN_EVENT_OUTCOMES, _EN_OUTCOMES_BACK)):
     for _word, _new in _back.items():

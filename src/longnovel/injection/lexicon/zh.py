@@ -143,6 +143,10 @@ _ZH_OUTCOMES_BACK = {
     "怨恨": "原谅", "决裂": "和好", "被革职": "升职", "被罢官": "升官", "失去": "得到",
     "放走": "抓住", "失踪": "回来", "离开": "回到", "逃离": "回到", "错过": "赶上",
 }
+# The stand-ins the way back starts from: an edit that takes one out moves the summaries'
+# words back toward the writers' (which write "agreed" and "arrived" far more than "refused"
+# and "failed to arrive"), the rarer direction, taken first where a summary offers it.
+ZH_EVENT_STAND_INS = frozenset(_ZH_VERBS_BACK) | frozenset(_ZH_OUTCOMES_BACK)
 for _table, _back in ((ZH_EVENT_VERBS, _ZH_VERBS_BACK),
                       (ZH_EVENT_OUTCOMES, _ZH_OUTCOMES_BACK)):
     for _word, _new in _back.items():

@@ -15,7 +15,8 @@ FLOW_PLACES = 8
 
 
 def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt: int,
-                  accept=None, used: Counter | None = None, rank=None, avoid=None):
+                  accept=None, used: Counter | None = None, rank=None, avoid=None,
+                  prefer: tuple[str, ...] = ()):
     """The option (anything with a ``subtype``) to use on this attempt, or None: sub-types in
     a seeded order, cycled by attempt; within one, a seeded order of places. Shared by the
     rules and the LLM generator, so both try the same places in the same order.
@@ -31,7 +32,7 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     breaking ties: on the first attempt from every sub-type (the least used ones only, with
     ``used``), on a later one from the attempt's sub-type. The lowest not to ``avoid`` (an
     option -> bool check: an earlier attempt's) is the choice, or a repeat when every place
-    is avoided."""
+    is avoided. ``prefer``: sub-types put first among equally used ones."""
     accept = accept or (lambda option: True)
     rng = random.Random(digest(seed, type_id, summary))
     by_subtype: dict[str, list] = {}
@@ -47,13 +48,16 @@ def seeded_choice(options: list, seed: int, type_id: str, summary: str, attempt:
     order = [subtype for subtype in order if first[subtype] is not None]
     if not order:
         return None
-    if used:
-        order.sort(key=lambda subtype: used[subtype])  # stable: ties keep the seeded order
+    def standing(subtype: str) -> tuple[int, bool]:
+        return (used[subtype] if used else 0), subtype not in prefer
+
+    if used or prefer:
+        order.sort(key=standing)  # stable: ties keep the seeded order
     if rank:
         if attempt:
             order = [order[attempt % len(order)]]
-        elif used:
-            order = [s for s in order if used[s] == used[order[0]]]
+        elif used or prefer:
+            order = [s for s in order if standing(s) == standing(order[0])]
         return _ranked(order, by_subtype, accept, rank, avoid, attempt)
     wanted, places = attempt // len(order), []
     for option in by_subtype[order[attempt % len(order)]]:

@@ -12,6 +12,7 @@ from longnovel.injection.lexicon.en import (
     EN_BARE_INFINITIVE_VERBS,
     EN_CLAUSE_OBJECT_VERBS,
     EN_EVENT_OUTCOMES,
+    EN_EVENT_STAND_INS,
     EN_EVENT_VERBS,
     EN_FIXED_OBJECTS,
     EN_FROM_VERBS,
@@ -29,6 +30,7 @@ from longnovel.injection.lexicon.en import (
 )
 from longnovel.injection.lexicon.zh import (
     ZH_EVENT_OUTCOMES,
+    ZH_EVENT_STAND_INS,
     ZH_EVENT_VERBS,
     ZH_INTENTIONS,
     ZH_PLACE_HEADS,
@@ -40,6 +42,7 @@ from longnovel.injection.nlp.inflect import (
     verb_lemmas,
 )
 from longnovel.injection.nlp.numerals import en_words_to_int
+from longnovel.injection.nlp.text import word_change
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -196,6 +199,29 @@ def edits(draft: Draft) -> list[Edit]:
     return own_words_first(draft, word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
                            + word_edits(draft, outcomes, "outcome", blocked, _fit,
                                         _zh_complement))
+
+
+def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """The edits the rules choose among: those that take a stand-in out when there are any
+    (see ``_takes_out_a_stand_in``), else all."""
+    back = [edit for edit in edits if _takes_out_a_stand_in(draft, edit)]
+    return back or edits
+
+
+def _takes_out_a_stand_in(draft: Draft, edit: Edit) -> bool:
+    """Does ``edit`` replace one of the lexicon's stand-ins ("refused", "quarreled with", 回绝)
+    with the word it stands in for? Writers write the common side of each pair far more
+    often: were the direction left to chance, edits would bring the stand-ins in far more
+    often than they take them out, and a reader would learn "refused" means "injected"."""
+    removed, _ = word_change(draft.summary[edit.start : edit.end], edit.text, draft.zh)
+    if draft.zh:
+        return "".join(removed) in ZH_EVENT_STAND_INS or any(
+            word in ZH_EVENT_STAND_INS for word in removed)
+    # word_change leaves out the little words: "quarreled with" shows as "quarreled"
+    return any(word.lower() in _EN_STAND_IN_VERBS for word in removed)
+
+
+_EN_STAND_IN_VERBS = frozenset(key.split()[0] for key in EN_EVENT_STAND_INS)
 
 
 def _zh_complement(tokens: list[str], t: int) -> bool:

@@ -28,6 +28,10 @@ BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
 # other catches up: summaries that state few negations can otherwise only gain them, and "the
 # summary with one more 'not' is the injected one" answers the pair without the article.
 BALANCE_SLACK = 2
+# The direction of a balanced type taken first where a summary offers both: a summary has far
+# fewer negated statements than plain ones, so affirm places are the rarer; taking them when
+# they are there is what lets negations be taken out about as often as they are added.
+PREFERRED_SUBTYPES = {"polarity": ("affirm",)}
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 _NOT_APPLICABLE = {
     "entity": "no pronoun with a known antecedent, no pair of characters, no swappable name",
@@ -117,7 +121,7 @@ class RulesGenerator:
         """The edit for this attempt, looked for in the type's region of the summary (or in
         all of it), checked against the whole summary."""
         part, offset = self._region(draft, type_id) if region else (draft, 0)
-        edits = part.memo(("edits", type_id), lambda: _unique(RULE_MODULES[type_id].edits(part)))
+        edits = part.memo(("edits", type_id), lambda: _preferred(type_id, part))
         used = self.subtype_counts.get(key) \
             if type_id in BALANCED_TYPES else None
         capped = self._capped(key)
@@ -136,7 +140,7 @@ class RulesGenerator:
 
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
                              accept=accept,
-                             used=used,
+                             used=used, prefer=PREFERRED_SUBTYPES.get(type_id, ()),
                              rank=(lambda e: self.ledger.cost(key, self._delta(draft, final(e))))
                              if self.ledger.holds(key) else None,
                              avoid=(lambda e: final(e).apply(draft.summary) in tried)
@@ -243,3 +247,10 @@ def _unique(edits: list[Edit]) -> list[Edit]:
     return out
 
 
+def _preferred(type_id: str, draft: Draft) -> list[Edit]:
+    """The type's edits of ``draft``, narrowed to those its module prefers where it says
+    (``preferred``: event takes a stand-in out where it can)."""
+    module = RULE_MODULES[type_id]
+    edits = _unique(module.edits(draft))
+    narrow = getattr(module, "preferred", None)
+    return narrow(draft, edits) if narrow else edits
