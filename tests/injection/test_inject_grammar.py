@@ -174,16 +174,18 @@ def edits_beside(summary: str, beside: str, type_id: str) -> list[str]:
      ["Jory watched Wren take the key."]),  # a verb that takes the bare infinitive too
     # a passive without its agent reads as no event of Amos's: no edit; the active one has it
     ("Amos said all seven of his men were saved.", "were failed to save",
-     "Jory saved the boat.", ["Jory abandoned the boat.", "Jory failed to save the boat."]),
+     "Jory saved the boat.", ["Jory abandoned the boat."]),  # no "fail" from this writer
     # "wrote" of a letter is not a visit: no edit; writing to someone is
     ("A LETTER WHICH SANCHO PANZA WROTE TO HIS WIFE.", "VISITED HIS WIFE",
      "SANCHO PANZA WROTE TO HIS SON.", ["SANCHO PANZA VISITED HIS SON."]),
     # a chapter that follows a number comes after it: no edit; one person follows another
     ("WHICH FOLLOWS SIXTY-NINE AND DEALS WITH MATTERS.", "LEADS SIXTY-NINE",
      "WREN FOLLOWS JORY.", ["WREN AVOIDS JORY.", "WREN LEADS JORY."]),
-    # a time that arrives is no one who can fail to: no edit; a doctor can
+    # a time that arrives is no one who can fail to: no edit; a doctor can, in the words of a
+    # writer who writes "fail"
     ("THE TIME ARRIVES FOR NANCY TO REDEEM HER PLEDGE.", "TIME TURNS BACK",
-     "THE DOCTOR ARRIVES FOR NANCY.", ["THE DOCTOR FAILS TO ARRIVE FOR NANCY."]),
+     "THE DOCTOR ARRIVES FOR NANCY. IT IS A FAILURE.",
+     ["THE DOCTOR FAILS TO ARRIVE FOR NANCY."]),
 ])
 def test_en_event_replacement_keeps_the_grammar(summary, broken, beside, made):
     got = edits_beside(summary, beside, "event")

@@ -267,3 +267,45 @@ def test_a_replaced_cause_leaves_no_pronoun_pointing_into_it():
             break
         made.add(found.hallucinated_span)
     assert not any("buys a horse at the fair, so" in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    # a negation on a word negative by its prefix is a figure of speech, not a denial
+    ("Hannah does not wait. The sun begins to rise, but there is so much fog that it is "
+     "impossible to see.", "polarity", "not impossible"),
+    ("Hannah does not wait. The two of them are displeased, and Belford stands up.", "polarity",
+     "not displeased"),
+    # an outcome the sentence takes as given, in a clause of time
+    ("Belford asks Hannah to read to him from the book before he dies, and she obliges.",
+     "event", "before he survives"),
+    ("Lovelace watches the men leave in their vehicle as he dies.", "event", "as he survives"),
+])
+def test_seventh_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,never", [
+    # the writer speaking of the book is no cause, nor an effect
+    ("Hannah writes to Belford because she is lonely. The story ends with Lovelace taking a "
+     "picture of Clarissa.\n\nBelford hears the familiar sounds of the ship. Hannah waits.",
+     "because the story"),
+    ("Hannah is lonely, so she writes to Belford. Belford sees a narrow ledge.\n\nThe story "
+     "introduces Lovelace, husband to Clarissa. Hannah waits.", "so the story"),
+    # a fact about a name is no effect
+    ("Hannah writes to Belford. So Belford leaves.\n\nBelford sees a narrow ledge.\n\nThe person "
+     "from the town is named Lovelace. Hannah waits.", "So the person"),
+])
+def test_an_invented_cause_joins_two_events(summary, never):
+    made = offered(summary, "causal")
+    assert not any(never.lower() in m.lower() for m in made), made
+
+
+def test_no_negating_verb_before_an_infinitive_and_no_fail_the_writer_never_writes():
+    """"Asa manages to kill the Slider" became "Asa refuses to manage to kill the Slider";
+    "Chief Callahan arrives" became "fails to arrive" in summaries that never say "fail"."""
+    made = offered("Hannah refuses to eat. Kershaw breaks a leg, and Belford manages to kill "
+                   "the Slider.", "polarity")
+    assert not any("to manage to" in m for m in made), made
+    made = offered("Belford arrives to see what caused the problem.", "event")
+    assert not any("fail" in m for m in made), made

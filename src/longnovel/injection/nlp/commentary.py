@@ -10,7 +10,7 @@ from functools import lru_cache
 # marks...", "The author contrasts...", "In this closing chapter the author...", "本章写...".
 _EN_COMMENTARY = re.compile(
     r"\b(?:(?:this|the|these|that|next|previous|closing|opening|final|first|last) "
-    r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage)\b"
+    r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage|story|tale)\b"
     r"|the (?:author|narrator|reader|readers|novelist|text)\b|the (?:\w+ )?(?:author|narrator)'s"
     r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos))", re.IGNORECASE)
 _ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下"

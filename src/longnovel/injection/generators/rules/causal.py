@@ -11,6 +11,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.donors import donors, retells
 from longnovel.injection.generators.rules.draft import (
     Draft,
+    describes_a_state,
     opens_with_time,
     split_opener,
     strip_time_phrase,
@@ -176,6 +177,10 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     rest = split_opener(sentence, draft.zh)[1]
     if rest[:1] in "“\"‘'「(（":
         return None
+    if draft.commentary_at(i) or draft.commentary_at(i - 1):
+        return None  # "..., because the story ends with ...": the writer on the book, no event
+    if describes_a_state(rest, draft.zh):
+        return None  # "Thus, the person from Lovenbroy is named Hank": a fact, not an effect
     own = _writers_connectives(draft)
     if own:
         return own[(len(sentence) + i) % len(own)] + draft.lower_first(rest), False
@@ -201,8 +206,10 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     if opener in _TIMED_OPENERS:  # "A, so that night B": the effect keeps its time
         effect = opener + ("" if draft.zh else " ") + effect
     forms = _writers_joins(draft)
-    if not draft.zh and (_starts_with_pronoun(clause, False) or re.search(r"[,;:]", effect)):
-        # "B because he ..." : who? "B, although C because A": which does it explain?
+    if not draft.zh and (_starts_with_pronoun(clause, False) or re.search(r"[,;:]", effect)
+                         or _EN_RELATIVE.search(effect) or len(effect.split()) > 20):
+        # "B because he ..." : who? "B, although C because A", "the ship where he works
+        # because A": which does it explain?
         forms = tuple(form for form in forms if form != _AFTER)
     if not forms:
         return None  # a writer who never writes "because" or "so" would not write it here
@@ -231,6 +238,8 @@ def _merge_across(draft: Draft, first: int, new: str) -> Edit:
     return Edit("invent", start, nxt, new + gap, draft.summary[start:end], new)
 
 
+_EN_RELATIVE = re.compile(r"(?i)\b(?:that|which|where|who|whom|whose|when|while|until|before|"
+                          r"after|although|though)\b")
 # en words that point back into their own paragraph: a cause clause moved away cannot open so
 _REFERRING = re.compile(r"(?i)(?:one|this|that|these|those|both|each|neither|either|another|"
                         r"the other|the same|such)\b")

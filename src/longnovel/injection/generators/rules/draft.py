@@ -284,3 +284,14 @@ def _opener_patterns(zh: bool) -> list[re.Pattern]:
     openers = ZH_TEMPORAL_OPENERS if zh else EN_TEMPORAL_OPENERS
     return [re.compile(rf"{re.escape(o)}[，,]?\s*" if zh else rf"{re.escape(o)}\b,?\s*")
             for o in sorted(openers, key=len, reverse=True)]
+
+
+# A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
+_EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
+                       r"looked|lay|stood)\b")
+_ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经)")
+
+
+def describes_a_state(sentence: str, zh: bool) -> bool:
+    """Does the sentence describe a state rather than tell an event?"""
+    return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))

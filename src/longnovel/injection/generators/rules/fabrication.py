@@ -11,12 +11,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.donors import donors, retells
-from longnovel.injection.generators.rules.draft import Draft
-
-# A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
-_EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
-                       r"looked|lay|stood)\b")
-_ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经)")
+from longnovel.injection.generators.rules.draft import Draft, describes_a_state
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -61,7 +56,7 @@ def _continue(draft: Draft) -> list[Edit]:
     here, after a sentence about that character: it did not happen (yet) in this window."""
     feeling = _ZH_FEELING if draft.zh else _EN_FEELING
     return _from_the_book(draft, "continue", lambda body, earlier: not earlier and not (
-        feeling.search(body) or _describes_a_state(body, draft.zh)))
+        feeling.search(body) or describes_a_state(body, draft.zh)))
 
 
 def _repeat(draft: Draft) -> list[Edit]:
@@ -69,7 +64,7 @@ def _repeat(draft: Draft) -> list[Edit]:
     again here as if it happened again."""
     feeling = _ZH_FEELING if draft.zh else _EN_FEELING
     return _from_the_book(draft, "repeat", lambda body, earlier: earlier and not (
-        feeling.search(body) or _describes_a_state(body, draft.zh)))
+        feeling.search(body) or describes_a_state(body, draft.zh)))
 
 
 def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
@@ -91,8 +86,3 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         if name in where and fits(body, earlier) and not retells(draft, body):
             out += [draft.insert_after(i, body, subtype) for i in where[name]]
     return out
-
-
-def _describes_a_state(sentence: str, zh: bool) -> bool:
-    """Does the sentence describe a state rather than tell an event?"""
-    return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))

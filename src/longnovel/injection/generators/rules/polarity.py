@@ -111,10 +111,27 @@ def edits(draft: Draft) -> list[Edit]:
         for subtype, new in changes:
             if not _keeps_company(draft, sentence, new):
                 continue
+            if subtype == "negate" and not draft.zh and _litotes(sentence, new):
+                continue
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 out.append(edit)
     return out
+
+
+_EN_NEGATIVE_PREFIXED = re.compile(r"(?i)(?:\bnot|n['’]t|\bnever)\s+(?:[a-z]+ly\s+)?"
+                                   r"(un|in|im|il|ir|dis|non)([a-z]{4,})\b")
+
+
+def _litotes(old: str, new: str) -> bool:
+    """Does the negation land on a word already negative by its prefix ("it is not impossible
+    to see", "they are not displeased")? Such a double negative reads as a figure of speech,
+    not a plain denial, and rarely as the writer's sentence."""
+    from lemminflect import getAllLemmas
+
+    a, _, new_end = changed_parts(old, new)
+    m = _EN_NEGATIVE_PREFIXED.search(new, max(0, a - 8), new_end + 40)
+    return bool(m) and bool(getAllLemmas(m.group(2).lower()))
 
 
 # --- en -----------------------------------------------------------------------------------------
@@ -218,6 +235,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             if writes_never:
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
+                if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):
+                    break  # "manages to kill" is no "refuses to manage to kill"
                 verb = _negating_verb(m.group(2), lemma)
                 if verb and not re.search(
                         rf"(?i)\b(?:{'|'.join((lemma, *_EN_NEGATING_VERBS[lemma]))})\b", sentence):
