@@ -309,3 +309,30 @@ def test_no_negating_verb_before_an_infinitive_and_no_fail_the_writer_never_writ
     assert not any("to manage to" in m for m in made), made
     made = offered("Belford arrives to see what caused the problem.", "event")
     assert not any("fail" in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    # a statement given with its own cause or effect: turned over, it contradicts them
+    ("Hannah does not wait. Belford cannot travel because of his busted suit, and Lovelace "
+     "stays behind with him.", "polarity", "can travel because"),
+    ("Hannah does not wait. The units could not handle the heat, causing discomfort among the "
+     "crew.", "polarity", "could handle the heat"),
+    ("Hannah does not wait. He repeated the word, and so the people call him Noork.", "polarity",
+     "repeat the word, and so"),
+    # after a modal the negation goes with the modal: "may not have made"
+    ("Hannah does not wait. It corrects any mistakes it may have made.", "polarity",
+     "have not made"),
+    # a report traded with its reason: "a cansin has never been seen because Belford tells ..."
+    ("Belford emphatically tells Hannah that it is impossible because a cansin has never been "
+     "seen.", "causal", "because Belford emphatically tells"),
+])
+def test_eighth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made
+
+
+def test_an_invented_cause_does_not_name_its_subject_twice():
+    summary = ("Hannah writes to Belford because she is lonely. Belford is skeptical and does not "
+               "agree to the treatment.\n\nBelford begins to feel a migraine. Hannah waits.")
+    made = offered(summary, "causal")
+    assert not any("migraine because Belford" in m for m in made), made

@@ -324,7 +324,9 @@ EN_TEMPORAL_OPENERS = ["Then", "Later", "Afterwards", "After that", "Next", "Soo
 EN_CAUSAL_MARKERS = ["because", "since", "so", "therefore", "as a result", "due to"]
 EN_REPORTING_VERBS = ("said", "says", "knew", "knows", "found", "finds", "thought", "thinks",
                       "believed", "believes", "realized", "realizes", "explained", "explains",
-                      "admitted", "admits", "learned", "learns")
+                      "admitted", "admits", "learned", "learns", "tells", "told", "claims",
+                      "claimed", "insists", "insisted", "announces", "announced", "declares",
+                      "declared", "informs", "informed")
 # Words a clause can open with when it has its own subject ("the", "his", a name follows).
 EN_SUBJECT_OPENERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "this",
                       "that", "these", "those", "some", "every", "each", "no", "both", "all",

@@ -80,6 +80,7 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         if not draft.zh and _tangled(m):
             break  # "A, and because B, C" / "A, but she refused, because B": no plain pair
         inverted = _fill(template, m, draft)
+        reported = m.groupdict().get("b") and _opens_with_report(draft, m.group("b"))
         if lead:
             inverted = lead.group() + draft.lower_first(inverted)
         # a clause whose subject points back ("this is surprising") cannot change places
@@ -87,7 +88,7 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         moved = [v for v in m.groupdict().values() if v]
         points_back = not draft.zh and (any(_REFERRING.match(v) or re.match(
             r"(?i)(?:it|this|that)\b", v) for v in moved) or _pronoun_in_later(m))
-        if not points_back and not (draft.zh and k in _ZH_FRONT
+        if not points_back and not reported and not (draft.zh and k in _ZH_FRONT
                                     and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
             out.append(("invert", inverted + end))
         if not (m.start("b") > m.start("a") and not draft.zh and _EN_PERSONAL.search(
@@ -207,7 +208,9 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         effect = opener + ("" if draft.zh else " ") + effect
     forms = _writers_joins(draft)
     if not draft.zh and (_starts_with_pronoun(clause, False) or re.search(r"[,;:]", effect)
-                         or _EN_RELATIVE.search(effect) or len(effect.split()) > 20):
+                         or _EN_RELATIVE.search(effect) or len(effect.split()) > 20
+                         or subject and effect.startswith(subject)):
+        # "Macklin gets a migraine because Macklin is skeptical" names him twice
         # "B because he ..." : who? "B, although C because A", "the ship where he works
         # because A": which does it explain?
         forms = tuple(form for form in forms if form != _AFTER)

@@ -77,6 +77,19 @@ def _negator_counts(text: str, zh: bool) -> dict[str, int]:
     return {word: len(pattern.findall(text)) for word, pattern in _EN_NEGATORS.items()}
 
 
+_EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|"
+                          r"and so|which (?:means|causes|leads))\b|,\s*so\b")
+_ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得")
+
+
+def _explains_itself(sentence: str, zh: bool) -> bool:
+    """Does the sentence give a cause or effect along with its statement ("could not handle
+    the heat, causing discomfort")? Turned over, the statement would contradict its own
+    explanation ("could handle the heat, causing discomfort"): a reader needs no article to
+    see it."""
+    return bool((_ZH_EXPLAINED if zh else _EN_EXPLAINED).search(sentence))
+
+
 def _keeps_company(draft: Draft, old: str, new: str) -> bool:
     """Does the summary already use every negator this change brings in, and keep one of
     every negator it takes out?"""
@@ -104,6 +117,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [("negate", s) for s in _en_negations(sentence, style,
                                                             _en_negating_verbs(draft))]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
+        if _explains_itself(sentence, draft.zh):
+            continue  # "cannot travel because of his busted suit": "can travel because of"
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
         if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
@@ -221,8 +236,9 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "was not only nine days old" reads "not only ... but also"
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
-        if re.search(r"\bto\s+$", sentence[: m.start()]):
-            continue  # "was to have supped": no "to have not supped"
+        if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):
+            continue  # "was to have supped", "may have made": no "to have not supped", "may
+            # have not made" (the modal is negated instead)
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, style, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
