@@ -336,3 +336,13 @@ def test_an_invented_cause_does_not_name_its_subject_twice():
                "agree to the treatment.\n\nBelford begins to feel a migraine. Hannah waits.")
     made = offered(summary, "causal")
     assert not any("migraine because Belford" in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("Hannah does not wait. Belford explains that he does not care much for playing.",
+     "polarity", "cares much"),
+    ("He lies down to sleep, and soon everyone follows after him.", "event", "avoids after"),
+])
+def test_ninth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made

@@ -163,6 +163,8 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         # "has escaped with her honour": no "has been caught with her honour"
     if re.match(rf"\s+{_OBJECT}\s+[a-z]+ing\b", rest):
         return "object and participle"  # "sends him flying" is no "brings him flying"
+    if re.match(r"\s+after\b", rest):
+        return "verb and after"  # "everyone follows after him" is no "avoids after him"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
         return "verb and preposition"  # "What follows upon it": no "What leads upon it"
     if re.match(r"\s+into\b", rest) and new_lemma not in EN_INTO_VERBS:

@@ -365,9 +365,10 @@ def _en_affirmations(sentence: str) -> list[str]:
 # After a negation, what makes it part of the sense rather than a statement to reverse: "not
 # ... until spring" (it sits in spring; "would sit until spring" says another thing badly),
 # a reason given in the conditional ("could not ring the bell, because it would have told"),
-# and a question after it ("don't know if" is no "know if").
+# a question after it ("don't know if" is no "know if"), and a degree that lives under a
+# negation ("does not care much" is no "cares much").
 _EN_NEGATION_BOUND = re.compile(r"(?i)^[^,;.]*\b(?:until|till)\b|\bwould have\b"
-                                r"|^\s*\w+\s+(?:if|whether)\b")
+                                r"|^\s*(?:\w+\s+)?(?:if|whether|much|at all)\b")
 
 
 def _affirmable(sentence: str, end: int) -> bool:
