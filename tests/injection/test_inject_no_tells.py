@@ -152,3 +152,20 @@ def test_the_lexicon_knows_the_words_lemminflect_lacks_and_no_misspelling():
     assert first_nonword("Darnay opportely won't go.", "Darnay wins.") == "opportely"
     assert first_nonword("Carton lost't like it.", "Carton won't like it.") == "lost't"
     assert first_nonword("Opportely, Darnay's friend won't go.", "Darnay wins.") is None
+
+
+def test_invented_content_comes_from_the_windows_neighbours():
+    # Drawn from the whole book, a few striking sentences filled every window's fabrication
+    # rows; each window borrows from the two units just before and just after it instead.
+    summary = ("Carton walks to the bank. Darnay meets Lucie at the gate.\n\n"
+               "Carton burns the letter in the fire. Lucie hides the key under the stone.")
+    far = ["Carton sells his watch to a sailor.", "Darnay buries a box in the garden.",
+           "Lucie paints the old mill by the river."]
+    near = ["Darnay rides to Dover with a lantern.", "Lucie plants roses near the wall.",
+            "Carton sings at the tavern all night.", "Darnay fears the sea."]
+    outside = ((True, far[0]), (True, far[1]), (True, near[0]), (True, near[1]),
+               (False, near[2]), (False, near[3]), (False, far[2]))
+    borrowed = {c.hallucinated_span for c in all_candidates(summary, "fabrication",
+                                                            outside=outside)}
+    assert borrowed & set(near), borrowed
+    assert not borrowed & set(far), borrowed

@@ -45,7 +45,7 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
     least = 3 if draft.zh else 2
     out = []
     limit = 60 if draft.zh else 200
-    for earlier, text in draft.outside:
+    for earlier, text in nearest_units(draft.outside):
         for sentence in split_sentences(text, draft.language):
             body = strip_time_phrase(split_opener(sentence, draft.zh)[1], draft.zh)
             found = find_names(body, people, draft.zh)
@@ -68,6 +68,20 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             out.append((earlier, found[0][2], body))
     return out
+
+
+NEAREST_UNITS = 2  # unit summaries on each side of the window that sentences are borrowed from
+
+
+def nearest_units(outside: tuple) -> tuple:
+    """Of the book's units outside the window (in book order), the ``NEAREST_UNITS`` just
+    before it and just after it, nearest first. What comes next in the book is the natural
+    continuation of this window's story, and each window draws on its own neighbours: drawn
+    from the whole book, a few striking sentences filled the invented content of every window
+    (two sentences were all five fabrication rows of one book, read by hand)."""
+    before = [unit for unit in outside if unit[0]][::-1][:NEAREST_UNITS]
+    after = [unit for unit in outside if not unit[0]][:NEAREST_UNITS]
+    return tuple(after + before)
 
 
 @lru_cache(maxsize=4096)
