@@ -115,3 +115,11 @@ def test_zh_a_household_is_nobody_and_a_river_no_person():
     people = {name for name, kind in got if kind == "person"}
     assert "鲁家" not in people and "白鹭河" not in people and "石湾渡" not in people
     assert {"周大有", "顾衡山"} <= people
+
+
+def test_a_rank_written_short_is_no_person():
+    """"Lt and Chandler return" made "Lt" a person, and an entity swap named him."""
+    text = ("Lt said nothing to Chandler. Chandler said he was tired. Lt said he would go. "
+            "Chandler laughed. Lt walked home.")
+    found = {e["name"]: e["type"] for e in extract_entities(text, "en")}
+    assert found == {"Chandler": "person"}

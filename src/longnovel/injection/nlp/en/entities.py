@@ -45,7 +45,10 @@ from longnovel.injection.nlp.sentences import sentence_spans
 # full stop: a person's word, never a name.
 EXTRA_HONORIFICS = ["Herr", "Frau", "Fräulein", "Madame", "Mademoiselle", "Mlle.", "Mme",
                       "Monsieur", "Signor", "Signora", "Signorina", "Señor", "Señora", "Don",
-                      "Doña", "Mynheer", "Mevrouw", "Senhor", "Dona", "Mrs", "Mr", "Ms", "Dr"]
+                      "Doña", "Mynheer", "Mevrouw", "Senhor", "Dona", "Mrs", "Mr", "Ms", "Dr",
+                      # ranks written short ("Lt and Chandler return" made "Lt" a person)
+                      "Lt", "Lt.", "Lieut", "Lieut.", "Capt", "Capt.", "Sgt", "Sgt.", "Cpl",
+                      "Cpl.", "Col.", "Gen.", "Maj.", "Cmdr", "Cmdr.", "Prof", "Prof."]
 HONORIFICS = frozenset(EN_HONORIFICS) | frozenset(EXTRA_HONORIFICS)
 MALE_HONORIFICS = frozenset(re.findall(r"\S+",
     "Mr. Mr Sir Lord Monsieur Herr Signor Señor Don Mynheer Senhor Father Brother Uncle King "
