@@ -346,3 +346,12 @@ def test_an_invented_cause_does_not_name_its_subject_twice():
 def test_ninth_reading(summary, type_id, never):
     made = offered(summary, type_id)
     assert not any(never in m for m in made), made
+
+
+def test_sends_and_brings_go_both_ways():
+    """Read in the article-free readers' words: "sends" -> "brings" went one way only, so
+    "brings" marked the injected summaries; "brings" -> "sends" is the way back, and "brings
+    about" keeps its particle."""
+    assert offered("Hannah brings Belford to the doctor.", "event") == [
+        "Hannah sends Belford to the doctor."]
+    assert offered("The storm brings about a change in Belford.", "event") == []

@@ -232,7 +232,7 @@ EN_INTO_VERBS = {"accept", "admit", "welcome", "bring", "take", "drag", "lure", 
 EN_OF_VERBS = {"approve", "disapprove", "think", "hear", "speak", "dream", "complain", "boast",
                "die", "despair", "know", "tire", "partake", "accept"}
 EN_PARTICLES = {"back", "up", "down", "off", "out", "away", "over", "aside", "along", "around",
-                "round", "through", "forth", "together", "apart"}
+                "round", "through", "forth", "together", "apart", "about"}
 EN_EVENT_OUTCOMES = {
     "is released": ["is detained", "is held"], "was released": ["was detained", "was held"],
     "releases": "detains", "released": "detained", "wins": "loses", "won": "lost",
@@ -270,7 +270,7 @@ _EN_VERBS_BACK = {
     "pawned": "sold", "teases": "comforts", "teased": "comforted", "lies to": "confesses to",
     "lied to": "confessed to", "weeps": "laughs", "wept": "laughed", "dines with": "dances with",
     "dined with": "danced with", "learns from": "teaches", "learned from": "taught",
-    "defends": "attacks", "defended": "attacked",
+    "defends": "attacks", "defended": "attacked", "brings": "sends", "brought": "sent",
 }
 _EN_OUTCOMES_BACK = {
     "is detained": "is released", "was detained": "was released", "detains": "releases",
