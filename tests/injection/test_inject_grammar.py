@@ -449,3 +449,17 @@ def test_a_mutual_action_is_no_role_swap(summary):
     directed = summary.replace(" talks with ", " scolds ").replace(" meets ", " robs ")
     if directed != summary:
         assert entity.role_swap_edits(Draft(directed, "en", EN_PEOPLE))
+
+
+@pytest.mark.parametrize("summary,negated,not_made", [
+    ("Wren does not sleep. Orrin is at the bell. Jory knows the tune.",
+     "Jory does not know the tune.", "Orrin is not at the bell."),
+    ("Wren is not asleep. Orrin is at the bell. Jory knows the tune.",
+     "Orrin is not at the bell.", None),
+])
+def test_en_negation_takes_a_construction_the_writer_negates_with(summary, negated, not_made):
+    """Negations came out as "is not" (the commonest auxiliary) while those taken out were
+    the writers' "does not" and "cannot": each direction had words of its own."""
+    made = spans(summary, "polarity")
+    assert negated in made
+    assert not_made not in made

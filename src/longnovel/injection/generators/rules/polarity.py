@@ -131,7 +131,42 @@ def edits(draft: Draft) -> list[Edit]:
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 out.append(edit)
-    return out
+    return out if draft.zh else _in_the_writers_constructions(draft, out)
+
+
+# The constructions an en negation is written in, by the words that carry it.
+_EN_CONSTRUCTIONS = (
+    ("do", re.compile(r"(?i)\b(?:do|does|did)(?: not|n['’]t)\b")),
+    ("be", re.compile(r"(?i)\b(?:is|was|are|were)(?: not|n['’]t)\b")),
+    ("have", re.compile(r"(?i)\b(?:has|have|had)(?: not|n['’]t)\b")),
+    ("modal", re.compile(r"(?i)\bcannot\b|\b(?:can|could|will|would|should|must|may|might|"
+                         r"shall)(?: not\b|n['’]t\b)|\b(?:won|can)['’]t\b")),
+    ("never", re.compile(r"(?i)\bnever\b")),
+    ("verb", re.compile(r"(?i)\b(?:fail|refuse)(?:s|ed)? to\b")),
+)
+
+
+def _constructions(text: str) -> set[str]:
+    return {name for name, pattern in _EN_CONSTRUCTIONS if pattern.search(text)}
+
+
+def _in_the_writers_constructions(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """The negations written in a construction the summary's writer negates with ("does not
+    know" from a writer of "does not", "is not" from a writer of "is not"), when there are
+    any. Left to the places a summary offers, negations came out as "is not" (the commonest
+    auxiliary) while the negations taken out were the writers' "does not" and "cannot": each
+    direction had words of its own, and a reader learned them."""
+    used = _constructions(draft.summary)
+
+    def construction(edit: Edit) -> set[str]:
+        old, new = edit.original_span, edit.hallucinated_span
+        a, _, new_end = changed_parts(old, new)
+        return _constructions(new[max(0, a - 8) : new_end + 8])
+
+    own = [e for e in edits if e.subtype == "negate" and construction(e) & used]
+    if not own:
+        return edits
+    return [e for e in edits if e.subtype != "negate"] + own
 
 
 _EN_NEGATIVE_PREFIXED = re.compile(r"(?i)(?:\bnot|n['’]t|\bnever)\s+(?:[a-z]+ly\s+)?"
