@@ -5,6 +5,7 @@ classifier cannot learn it as the sign of an injected summary."""
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 
 import pytest
@@ -225,3 +226,14 @@ def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
     # the rest of the book, outside a window, is where invented content comes from
     window = {"book_id": "a", "unit_start": 1, "unit_end": 1}
     assert outside_units(window, summaries) == ((True, "Wren rejected it."),)
+
+
+def test_a_changed_count_is_lowered_about_as_often_as_raised():
+    # Drawn evenly from a window above a small count, edits raised counts more often than
+    # they lowered them ("two" -> "five"), and "two" read as the original's word.
+    from longnovel.injection.generators.rules.number import changed_value
+
+    rng = random.Random(7)
+    drawn = Counter(changed_value(3, rng) for _ in range(2000))
+    assert drawn[2] > drawn[4] > drawn[5] > drawn[6]
+    assert 0.4 < sum(n for v, n in drawn.items() if v < 3) / 2000 < 0.7

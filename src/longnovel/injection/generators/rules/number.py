@@ -370,8 +370,12 @@ def changed_value(value: int, rng: random.Random, is_year: bool = False) -> int:
     if value <= 1:
         return rng.choice([2, 3])
     if value <= 12:
-        options = [v for v in range(max(1, value - 2), value + 4) if v != value]
-        return rng.choice(options)
+        # weighted as writers use numbers, small ones far more than large: drawn evenly, an
+        # edit raised a count more often than it lowered it ("two" -> "five"), and "two" read
+        # as the original's word
+        # (a window even on both sides, so that a -> b is as likely a draw as b -> a)
+        options = [v for v in range(max(2, value - 3), value + 4) if v != value]
+        return rng.choices(options, weights=[1 / v ** 1.5 for v in options])[0]
     delta = max(1, round(value * rng.choice([0.2, 0.3, 0.5])))
     new = value + delta if rng.random() < 0.6 else max(2, value - delta)
     return _as_round_as(new, value)
