@@ -355,3 +355,26 @@ def test_sends_and_brings_go_both_ways():
     assert offered("Hannah brings Belford to the doctor.", "event") == [
         "Hannah sends Belford to the doctor."]
     assert offered("The storm brings about a change in Belford.", "event") == []
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    # the sentence states the relation from the other side too
+    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
+     "father wrong.", "relation", "his maid"),
+    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
+     "father wrong.", "relation", "his niece"),
+    # "brings X with him" is no "sends X with him"
+    ("Belford brings his men with him to calm the crowd.", "event", "sends his men with him"),
+])
+def test_tenth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made
+
+
+def test_a_word_the_writer_writes_in_lower_case_is_no_name():
+    """"because All of the survivors are underground": a sentence break the splitter missed
+    put "All" inside a sentence, and the inverted cause kept its capital."""
+    from longnovel.injection.generators.rules.draft import Draft
+
+    draft = Draft("Belford waits; All of them leave. Hannah knows all of it.", "en", PEOPLE)
+    assert draft.lower_first("All of the survivors are underground.").startswith("all of")

@@ -209,10 +209,11 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     forms = _writers_joins(draft)
     if not draft.zh and (_starts_with_pronoun(clause, False) or re.search(r"[,;:]", effect)
                          or _EN_RELATIVE.search(effect) or len(effect.split()) > 20
+                         or re.search(r"\b(?:and|but|or|hoping|leaving)\b", effect)
                          or subject and effect.startswith(subject)):
         # "Macklin gets a migraine because Macklin is skeptical" names him twice
         # "B because he ..." : who? "B, although C because A", "the ship where he works
-        # because A": which does it explain?
+        # because A", "B and his efforts succeed because A": which does it explain?
         forms = tuple(form for form in forms if form != _AFTER)
     if not forms:
         return None  # a writer who never writes "because" or "so" would not write it here

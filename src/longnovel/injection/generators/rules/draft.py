@@ -63,7 +63,10 @@ class Draft:
         words = {w for e in self.entities if e["type"] in ("person", "place", "org")
                  for w in e["name"].split()}
         for sentence in self.sentences:
-            words.update(re.findall(r"(?<=[\s“\"(])([A-Z][A-Za-z'’-]*)", sentence[1:]))
+            # not a word the writer also writes in lower case: "All" after a sentence break
+            # the splitter missed is no name ("because All of the survivors")
+            words.update(w for w in re.findall(r"(?<=[\s“\"(])([A-Z][A-Za-z'’-]*)", sentence[1:])
+                         if w.lower() not in self.lower_words)
         return words
 
     @cached_property

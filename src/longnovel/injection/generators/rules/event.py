@@ -163,6 +163,9 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         # "has escaped with her honour": no "has been caught with her honour"
     if re.match(rf"\s+{_OBJECT}\s+[a-z]+ing\b", rest):
         return "object and participle"  # "sends him flying" is no "brings him flying"
+    if re.match(rf"\s+{_OBJECT}(?:\s+[a-z]+){{0,2}}\s+with\s+(?:him|her|them|me|us)\b", rest) \
+            and new_lemma == "send":
+        return "sent along"  # "brings his men with him" is no "sends his men with him"
     if re.match(r"\s+after\b", rest):
         return "verb and after"  # "everyone follows after him" is no "avoids after him"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):

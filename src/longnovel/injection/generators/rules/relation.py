@@ -167,10 +167,41 @@ def _believable(draft: Draft, edit: Edit) -> bool:
         return True
     if _count(old_sentence, new_word, draft.zh) > 0:
         return False  # the sentence names that relation already: 父亲把纸铺给了父亲
+    if not draft.zh and _states_the_other_side(old_sentence, old_word):
+        return False  # "Hendricks is his daughter ... all who doubted her father"
     if not _near_generation(old_word, new_word, draft.zh):
         return False
     named = _named_gender(draft, new_sentence, start + len(new_word))
     return named is None or gender(new_word, draft.zh) in (None, named)
+
+
+# en kin words by the relation they state, from each side: a sentence that names both sides
+# of one ("his daughter ... her father") states it twice.
+_EN_SIDES = {
+    **dict.fromkeys(("father", "mother", "stepfather", "stepmother", "parents"), ("parent", 0)),
+    **dict.fromkeys(("son", "daughter", "stepson", "stepdaughter", "children"), ("parent", 1)),
+    **dict.fromkeys(("uncle", "aunt"), ("uncle", 0)),
+    **dict.fromkeys(("nephew", "niece"), ("uncle", 1)),
+    **dict.fromkeys(("husband",), ("spouse", 0)), **dict.fromkeys(("wife",), ("spouse", 1)),
+    **dict.fromkeys(("grandfather", "grandmother"), ("grand", 0)),
+    **dict.fromkeys(("grandson", "granddaughter"), ("grand", 1)),
+    **dict.fromkeys(("brother", "sister", "half-brother", "half-sister"), ("sibling", None)),
+}
+
+
+def _states_the_other_side(sentence: str, word: str) -> bool:
+    """Does an en sentence name, besides ``word``, the same relation from the other side ("his
+    daughter ... her father", "her husband ... his wife")? A changed ``word`` would leave the
+    two telling different stories in one sentence."""
+    side = _EN_SIDES.get(word.lower())
+    if side is None:
+        return False
+    for other in re.findall(r"[a-z][a-z-]*", sentence.lower()):
+        found = _EN_SIDES.get(other)
+        if other != word.lower() and found is not None and found[0] == side[0] \
+                and (found[1] != side[1] or side[1] is None):
+            return True
+    return False
 
 
 def _named_gender(draft: Draft, sentence: str, end: int) -> str | None:
