@@ -378,3 +378,29 @@ def test_a_word_the_writer_writes_in_lower_case_is_no_name():
 
     draft = Draft("Belford waits; All of them leave. Hannah knows all of it.", "en", PEOPLE)
     assert draft.lower_first("All of the survivors are underground.").startswith("all of")
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    # an "instead" that answers the negation
+    ("Hannah does not wait. Belford reveals that the race had not died out; instead, they had "
+     "moved to another world.", "polarity", "had died out"),
+    # part of a longer name joined by "and"
+    ("Belford has an interview at the Taft National Bank and Trust Company. Hannah works at "
+     "the Lantern Street Office.", "entity", "Bank and Lantern"),
+])
+def test_eleventh_reading(summary, type_id, never):
+    entities = PEOPLE + [{"name": "Trust Company", "type": "org", "count": 3},
+                         {"name": "Lantern Street Office", "type": "org", "count": 3}]
+    made = offered(summary, type_id, entities)
+    assert not any(never in m for m in made), made
+
+
+def test_a_sentence_opener_loses_its_capital_after_a_connective():
+    """"Thus, Prior to landing, the stewardess announces ...": a word that opens a sentence
+    as a preposition is no name."""
+    from longnovel.injection.generators.rules.draft import Draft
+
+    draft = Draft("Belford waits. Hannah reads. Prior to landing, Belford sleeps.", "en", PEOPLE)
+    assert draft.lower_first("Prior to landing, Belford sleeps.") == (
+        "prior to landing, Belford sleeps.")
+    assert draft.lower_first("Belford sleeps.") == "Belford sleeps."

@@ -412,7 +412,10 @@ def inside_longer_name(sentence: str, start: int, end: int) -> bool:
     """Is the English name at ``start:end`` part of a longer capitalized name ("Office" in
     "Lanternwick Insurance Office", "Jory" in "Jory Fenwick")? Replacing that part alone
     makes a name nobody bears. A capitalized word opening the sentence or an honorific
-    before it does not count."""
+    before it does not count; one joined to it by "and" or "of" does ("Bank and Trust
+    Company")."""
+    if re.search(r"[A-Z][\w'’-]*\s+(?:and|&|of|de|von|van)\s+$", sentence[:start]):
+        return True  # "Trust Company" in "Taft National Bank and Trust Company"
     before = re.search(r"([A-Z][\w'’-]*)\s+$", sentence[:start])
     if before:
         word, head = before.group(1), sentence[: before.start()]

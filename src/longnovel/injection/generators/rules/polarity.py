@@ -401,9 +401,11 @@ def _en_affirmations(sentence: str) -> list[str]:
 # ... until spring" (it sits in spring; "would sit until spring" says another thing badly),
 # a reason given in the conditional ("could not ring the bell, because it would have told"),
 # a question after it ("don't know if" is no "know if"), and a degree that lives under a
-# negation ("does not care much" is no "cares much").
+# negation ("does not care much" is no "cares much"), and an "instead" that answers it ("had
+# not died out; instead, they ...").
 _EN_NEGATION_BOUND = re.compile(r"(?i)^[^,;.]*\b(?:until|till)\b|\bwould have\b"
-                                r"|^\s*(?:\w+\s+)?(?:if|whether|much|at all)\b")
+                                r"|^\s*(?:\w+\s+)?(?:if|whether|much|at all)\b"
+                                r"|\binstead\b|\brather\b")
 
 
 def _affirmable(sentence: str, end: int) -> bool:
