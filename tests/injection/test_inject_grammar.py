@@ -279,7 +279,7 @@ def test_zh_outcome_taking_a_clause_reads_as_a_refusal():
 ])
 def test_relation_stand_in_keeps_gender(summary, broken):
     made = spans(summary, "relation")
-    assert len(made) >= 4 and not any(broken in s for s in made), made
+    assert made and not any(broken in s for s in made), made
 
 
 def test_a_compound_kinship_word_is_no_relation():

@@ -404,3 +404,11 @@ def test_a_sentence_opener_loses_its_capital_after_a_connective():
     assert draft.lower_first("Prior to landing, Belford sleeps.") == (
         "prior to landing, Belford sleeps.")
     assert draft.lower_first("Belford sleeps.") == "Belford sleeps."
+
+
+def test_a_relation_edit_takes_a_rare_word_out_where_the_summary_has_one():
+    """The readers read "stepfather", "guardian", "niece" as injected: writers write the near
+    family far more often, so the way back (a rarer word made a common one) goes first."""
+    made = offered("Belford visits his stepmother. Lovelace meets his father at the inn.",
+                   "relation")
+    assert made == ["Belford visits his mother."], made

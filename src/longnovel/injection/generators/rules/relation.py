@@ -17,6 +17,7 @@ import re
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, word_edits
 from longnovel.injection.lexicon.en import (
+    EN_COMMON_RELATIONS,
     EN_FEMALE_RELATIONS,
     EN_MALE_RELATIONS,
     EN_RELATION_GENERATIONS,
@@ -25,6 +26,7 @@ from longnovel.injection.lexicon.en import (
     EN_UNOWNED_RELATIONS,
 )
 from longnovel.injection.lexicon.zh import (
+    ZH_COMMON_RELATIONS,
     ZH_FEMALE_CHARS,
     ZH_MALE_CHARS,
     ZH_RELATION_GENERATIONS,
@@ -46,6 +48,23 @@ def edits(draft: Draft) -> list[Edit]:
                                             zh_skip=_zh_title)
                 if _believable(draft, edit)]
     return out
+
+
+def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """The edits the rules choose among: those that put a common relation word (father, wife,
+    friend; 父亲, 朋友) in place of a rarer one, when a summary offers any, else all. Writers
+    write the common words far more often: were the direction left to the places a summary
+    offers, edits would bring "stepfather" and "niece" in far more often than they take them
+    out, and a reader would learn those words mean "injected"."""
+    common = ZH_COMMON_RELATIONS if draft.zh else EN_COMMON_RELATIONS
+    back = []
+    for edit in edits:
+        old, new = edit.original_span, edit.hallucinated_span
+        start = _common_prefix(old, new)
+        old_word, new_word = _word_at(old, start, draft.zh), _word_at(new, start, draft.zh)
+        if new_word.lower() in common and old_word.lower() not in common:
+            back.append(edit)
+    return back or edits
 
 
 def _surnames(draft: Draft) -> frozenset[str]:
