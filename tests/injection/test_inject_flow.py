@@ -237,3 +237,12 @@ def test_a_changed_count_is_lowered_about_as_often_as_raised():
     drawn = Counter(changed_value(3, rng) for _ in range(2000))
     assert drawn[2] > drawn[4] > drawn[5] > drawn[6]
     assert 0.4 < sum(n for v, n in drawn.items() if v < 3) / 2000 < 0.7
+
+
+def test_a_count_is_lowered_where_a_summary_offers_one():
+    # "two" can only be raised: the rules lower a larger count where a summary has one
+    generator = RulesGenerator(13)
+    made = {generator.generate("Wren found two keys. Orrin met six men at the inn.", "en",
+                               PEOPLE, "number", attempt).hallucinated_span
+            for attempt in range(4)}
+    assert made and all("men" in span and "six" not in span for span in made), made

@@ -26,7 +26,7 @@ from longnovel.injection.nlp.numerals import (
     int_to_en_words,
     year_to_cn,
 )
-from longnovel.injection.nlp.text import match_case
+from longnovel.injection.nlp.text import match_case, word_change
 
 _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "只", "本", "封", "座", "间",
                 "把", "条", "件", "头", "枚", "元", "块", "里", "人", "日", "夜", "小时", "分钟",
@@ -88,6 +88,30 @@ def edits(draft: Draft) -> list[Edit]:
             if edit:
                 out.append(edit)
     return out
+
+
+def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """The edits the rules choose among: those that lower a count, when a summary offers any,
+    else all. Writers write small counts far more often than large ones ("two" above all), and
+    a count of two can only be raised: were the direction left to the places a summary
+    offers, edits would raise counts far more often than lower them, and a reader would learn
+    that "two" means "original"."""
+    lowered = []
+    for edit in edits:
+        if edit.subtype != "quantity":
+            continue
+        removed, added = word_change(edit.original_span, edit.hallucinated_span, draft.zh)
+        old, new = _value(" ".join(removed), draft.zh), _value(" ".join(added), draft.zh)
+        if old is not None and new is not None and new < old:
+            lowered.append(edit)
+    return lowered or edits
+
+
+def _value(text: str, zh: bool) -> int | None:
+    text = text.strip().replace(",", "")
+    if text.isdigit():
+        return int(text)
+    return cn_to_int(text) if zh else en_words_to_int(text.lower())
 
 
 def writer_uses(draft: Draft, word: str) -> bool:
