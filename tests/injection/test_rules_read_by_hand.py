@@ -412,3 +412,15 @@ def test_a_relation_edit_takes_a_rare_word_out_where_the_summary_has_one():
     made = offered("Belford visits his stepmother. Lovelace meets his father at the inn.",
                    "relation")
     assert made == ["Belford visits his mother."], made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("Belford explains that he and his future wife must leave now.", "relation", "future sister"),
+    ("Hannah does not wait. Belford explains that the aliens they encountered earlier were "
+     "friendly.", "polarity", "they did not encounter"),
+    ("After the meeting, Lovelace invites Belford to a reception later that day.", "event",
+     "warns Belford to a reception"),
+])
+def test_twelfth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made

@@ -176,9 +176,12 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         return "from"  # "defends his body from the enemy" -> "attacks his body from"
     if re.match(r"\s+of\b", rest) and new_lemma not in EN_OF_VERBS:
         return "of"  # "accepts of three guineas" -> "refuses of"
-    if new_lemma in EN_CLAUSE_OBJECT_VERBS and not re.match(
-            rf"\s+{_OBJECT}\s+(?:to\s+[a-z]+|that|of|about|against|not)\b", rest):
-        return "object without its clause"  # "invites Billy on a trip" -> "warns Billy on"
+    clause = re.match(rf"\s+{_OBJECT}\s+(?:to\s+([a-z]+)|that|of|about|against|not)\b", rest)
+    if new_lemma in EN_CLAUSE_OBJECT_VERBS and not (
+            clause and (clause.group(1) is None or is_base_verb(clause.group(1)))):
+        # "invites Billy on a trip" -> "warns Billy on"; "invites Retief to a reception" ->
+        # "warns Retief to a reception"
+        return "object without its clause"
     return None
 
 

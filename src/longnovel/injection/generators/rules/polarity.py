@@ -245,7 +245,10 @@ def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
 # were found"): its verb is not the sentence's statement, and negating it reads oddly.
 _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|where|how|why|"
                           r"wherever|whereby|(?:all|everything|anything|nothing|much|little) that)"
-                          r"\s+(?:\w+\s+){0,4}$")
+                          r"\s+(?:\w+\s+){0,4}$"
+                          # a relative clause without its pronoun: "the aliens they encountered"
+                          r"|\b(?:the|a|an|these|those|his|her|their)\s+[a-z]+\s+"
+                          r"(?:he|she|they|we|I|you)\s+$")
 # A comparison before the verb ("more lively ... than the dry style ... can be"): the verb
 # measures, it states nothing to deny.
 _EN_THAN = re.compile(r"(?i)\bthan\b")
@@ -279,7 +282,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
-                and not in_before_clause(m.start()):
+                and not in_before_clause(m.start(2)):
             supported = _do_support(m.group(2), style) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))

@@ -81,9 +81,12 @@ def _fit(sentence: str, start: int, end: int, new: str,
          surnames: frozenset[str] = frozenset()) -> str | None:
     """None where an en relation word is part of a compound ("great-grandfather" cannot
     become "great-mother"), a title before a name ("Aunt Mabry", "Mother Mabry"), or inside
-    the writer's parenthetical aside."""
+    the writer's parenthetical aside, or after "future", "late", "former" (words of a
+    marriage or a death, that few relations take)."""
     if sentence[start - 1 : start] == "-" or sentence[end : end + 1] == "-":
         return None
+    if re.search(r"(?i)\b(?:future|late|former|ex|would-be|intended)\s+$", sentence[:start]):
+        return None  # "his future wife" is no "his future sister"
     word = sentence[start:end]
     if word.istitle() and re.match(r"\s+[A-Z][a-z]", sentence[end:]):
         return None
