@@ -424,3 +424,27 @@ def test_a_relation_edit_takes_a_rare_word_out_where_the_summary_has_one():
 def test_twelfth_reading(summary, type_id, never):
     made = offered(summary, type_id)
     assert not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,type_id,never", [
+    # "even" lives under the negation: no "Mr. Lexington evens have to deal with much mail"
+    ("Hannah does not wait. Belford does not even have to deal with much mail at all.",
+     "polarity", "evens"),
+    # "On this third day" points at the days the sentence before told of
+    ("The experts took a three-day break from questioning Belford to look at the machine. On "
+     "this third day, Belford escaped from the tower.", "temporal", "escaped from the tower. The"),
+])
+def test_thirteenth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert not any(never in m for m in made), made
+
+
+def test_a_one_word_name_the_summary_writes_in_lower_case_is_no_stand_in():
+    """"invites her to ride with them to Ship": "Ship" was typed a place, and the summary
+    speaks of a ship."""
+    entities = PEOPLE + [{"name": "Forton", "type": "place", "count": 3},
+                         {"name": "Ship", "type": "place", "count": 3},
+                         {"name": "Harrowmere", "type": "place", "count": 3}]
+    made = offered("Hannah boards the ship. Belford invites her to ride with them to Forton.",
+                   "entity", entities)
+    assert made and not any("to Ship" in m for m in made), made

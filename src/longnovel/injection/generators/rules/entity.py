@@ -355,7 +355,10 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
     first); in a couplet, of the same length."""
     def pick() -> list[str]:
         people = draft.names("person")
-        others = [n for n in names if n not in present and n not in name and name not in n]
+        # not a one-word name the summary also writes in lower case ("to Ship", a "ship")
+        others = [n for n in names if n not in present and n not in name and name not in n
+                  and not (draft.language == "en" and " " not in n
+                           and n.lower() in draft.lower_words)]
         if kind == "person":
             kept = [n for n in others
                     if not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]

@@ -35,8 +35,8 @@ _CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.
                   if short.endswith("n't") and short != "cannot"}
 # Words that only read well under a negation ("told nobody anything", 任何人): dropping the
 # negation leaves them ungrammatical, so such sentences are not affirmed.
-_EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either)\b",
-                                   re.IGNORECASE)
+_EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either|"
+                                   r"even|at all)\b", re.IGNORECASE)
 _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
 
 

@@ -27,7 +27,8 @@ _EN_POINTS_BACK = re.compile(
     r"in return|in response|at this|at that|after this|after that|to this|"
     r"there(?:upon|withal|after|at|in|on|by|of)|where(?:upon|at|by|withal)|hereupon|thence|"
     r"hence|whence|as it turns out|as it turned out|it turns out|in fact|indeed|"
-    r"in the meantime|by then|by now)\b")
+    r"in the meantime|by then|by now|on this|on that|by this|by that|on the same|that same|"
+    r"this same)\b")
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
