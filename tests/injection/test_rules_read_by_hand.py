@@ -193,7 +193,10 @@ def test_a_sentence_as_it_turns_out_does_not_go_first():
     assert offered(summary, "temporal", STUDY_PEOPLE) == []
 
 
-@pytest.mark.parametrize("summary,type_id,never", [
+# Each kind of failure a reading by hand found, as (summary, type, a span the rules must never
+# offer): the readings' rows, in sentences of the same shape.
+FOUND_BY_HAND = [
+    # fourth reading
     ("He carrieth off Iphigenia and Cassandra, with whom the twain flee, where the two ladies "
      "become their wives. Clarissa walks home.", "number", "three ladies"),
     ("Wishes her uncle Harlowe to be sounded, as to a reconciliation. Mr. John Harlowe is "
@@ -204,8 +207,71 @@ def test_a_sentence_as_it_turns_out_does_not_go_first():
      "Clarissa walks home.", "event", "surgeon turns back,"),
     ("The poor man abuses the gentlemen of the faculty. Belford censures some of them for their "
      "greediness.", "temporal", "Belford censures some of them for their greediness. The"),
-])
-def test_fourth_reading(summary, type_id, never):
+    # sixth reading
+    # an idiom of verb, object and participle
+    ("He doesn't want to hear it, but Hannah sends him flying through the air.", "event",
+     "brings him flying"),
+    # no one is someone's stranger
+    ("Belford meets a stranger at the inn. Lovelace's wife is on the phone.", "relation",
+     "Lovelace's stranger"),
+    # "because" put after an effect with a clause of its own explains the wrong clause
+    ("Hannah writes to Belford because she is lonely. Belford reads the letter.\n\n"
+     "Lovelace sets out for the town, although he knows it is late. Clarissa waits.",
+     "causal", "late because"),
+    # seventh reading
+    # a negation on a word negative by its prefix is a figure of speech, not a denial
+    ("Hannah does not wait. The sun begins to rise, but there is so much fog that it is "
+     "impossible to see.", "polarity", "not impossible"),
+    ("Hannah does not wait. The two of them are displeased, and Belford stands up.", "polarity",
+     "not displeased"),
+    # an outcome the sentence takes as given, in a clause of time
+    ("Belford asks Hannah to read to him from the book before he dies, and she obliges.",
+     "event", "before he survives"),
+    ("Lovelace watches the men leave in their vehicle as he dies.", "event", "as he survives"),
+    # eighth reading
+    # a statement given with its own cause or effect: turned over, it contradicts them
+    ("Hannah does not wait. Belford cannot travel because of his busted suit, and Lovelace "
+     "stays behind with him.", "polarity", "can travel because"),
+    ("Hannah does not wait. The units could not handle the heat, causing discomfort among the "
+     "crew.", "polarity", "could handle the heat"),
+    ("Hannah does not wait. He repeated the word, and so the people call him Noork.", "polarity",
+     "repeat the word, and so"),
+    # after a modal the negation goes with the modal: "may not have made"
+    ("Hannah does not wait. It corrects any mistakes it may have made.", "polarity",
+     "have not made"),
+    # a report traded with its reason: "a cansin has never been seen because Belford tells ..."
+    ("Belford emphatically tells Hannah that it is impossible because a cansin has never been "
+     "seen.", "causal", "because Belford emphatically tells"),
+    # ninth reading
+    ("Hannah does not wait. Belford explains that he does not care much for playing.",
+     "polarity", "cares much"),
+    ("He lies down to sleep, and soon everyone follows after him.", "event", "avoids after"),
+    # tenth reading
+    # the sentence states the relation from the other side too
+    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
+     "father wrong.", "relation", "his maid"),
+    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
+     "father wrong.", "relation", "his niece"),
+    # "brings X with him" is no "sends X with him"
+    ("Belford brings his men with him to calm the crowd.", "event", "sends his men with him"),
+    # twelfth reading
+    ("Belford explains that he and his future wife must leave now.", "relation", "future sister"),
+    ("Hannah does not wait. Belford explains that the aliens they encountered earlier were "
+     "friendly.", "polarity", "they did not encounter"),
+    ("After the meeting, Lovelace invites Belford to a reception later that day.", "event",
+     "warns Belford to a reception"),
+    # thirteenth reading
+    # "even" lives under the negation: no "Mr. Lexington evens have to deal with much mail"
+    ("Hannah does not wait. Belford does not even have to deal with much mail at all.",
+     "polarity", "evens"),
+    # "On this third day" points at the days the sentence before told of
+    ("The experts took a three-day break from questioning Belford to look at the machine. On "
+     "this third day, Belford escaped from the tower.", "temporal", "escaped from the tower. The"),
+]
+
+
+@pytest.mark.parametrize("summary,type_id,never", FOUND_BY_HAND)
+def test_a_kind_found_by_hand_is_never_offered(summary, type_id, never):
     made = offered(summary, type_id)
     assert not any(never in m for m in made), made
 
@@ -236,23 +302,6 @@ def test_a_verb_with_to_keeps_its_infinitive():
     assert "Belford refuses to go with Hannah to the town." in made, made
 
 
-@pytest.mark.parametrize("summary,type_id,never", [
-    # an idiom of verb, object and participle
-    ("He doesn't want to hear it, but Hannah sends him flying through the air.", "event",
-     "brings him flying"),
-    # no one is someone's stranger
-    ("Belford meets a stranger at the inn. Lovelace's wife is on the phone.", "relation",
-     "Lovelace's stranger"),
-    # "because" put after an effect with a clause of its own explains the wrong clause
-    ("Hannah writes to Belford because she is lonely. Belford reads the letter.\n\n"
-     "Lovelace sets out for the town, although he knows it is late. Clarissa waits.",
-     "causal", "late because"),
-])
-def test_sixth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
-
-
 def test_a_replaced_cause_leaves_no_pronoun_pointing_into_it():
     """"He tells Retief that Boge is a troublemaker, so all the agencies are trying to appease
     her" lost Boge to a borrowed cause and kept "her"."""
@@ -267,22 +316,6 @@ def test_a_replaced_cause_leaves_no_pronoun_pointing_into_it():
             break
         made.add(found.hallucinated_span)
     assert not any("buys a horse at the fair, so" in m for m in made), made
-
-
-@pytest.mark.parametrize("summary,type_id,never", [
-    # a negation on a word negative by its prefix is a figure of speech, not a denial
-    ("Hannah does not wait. The sun begins to rise, but there is so much fog that it is "
-     "impossible to see.", "polarity", "not impossible"),
-    ("Hannah does not wait. The two of them are displeased, and Belford stands up.", "polarity",
-     "not displeased"),
-    # an outcome the sentence takes as given, in a clause of time
-    ("Belford asks Hannah to read to him from the book before he dies, and she obliges.",
-     "event", "before he survives"),
-    ("Lovelace watches the men leave in their vehicle as he dies.", "event", "as he survives"),
-])
-def test_seventh_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
 
 
 @pytest.mark.parametrize("summary,never", [
@@ -311,41 +344,11 @@ def test_no_negating_verb_before_an_infinitive_and_no_fail_the_writer_never_writ
     assert not any("fail" in m for m in made), made
 
 
-@pytest.mark.parametrize("summary,type_id,never", [
-    # a statement given with its own cause or effect: turned over, it contradicts them
-    ("Hannah does not wait. Belford cannot travel because of his busted suit, and Lovelace "
-     "stays behind with him.", "polarity", "can travel because"),
-    ("Hannah does not wait. The units could not handle the heat, causing discomfort among the "
-     "crew.", "polarity", "could handle the heat"),
-    ("Hannah does not wait. He repeated the word, and so the people call him Noork.", "polarity",
-     "repeat the word, and so"),
-    # after a modal the negation goes with the modal: "may not have made"
-    ("Hannah does not wait. It corrects any mistakes it may have made.", "polarity",
-     "have not made"),
-    # a report traded with its reason: "a cansin has never been seen because Belford tells ..."
-    ("Belford emphatically tells Hannah that it is impossible because a cansin has never been "
-     "seen.", "causal", "because Belford emphatically tells"),
-])
-def test_eighth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
-
-
 def test_an_invented_cause_does_not_name_its_subject_twice():
     summary = ("Hannah writes to Belford because she is lonely. Belford is skeptical and does not "
                "agree to the treatment.\n\nBelford begins to feel a migraine. Hannah waits.")
     made = offered(summary, "causal")
     assert not any("migraine because Belford" in m for m in made), made
-
-
-@pytest.mark.parametrize("summary,type_id,never", [
-    ("Hannah does not wait. Belford explains that he does not care much for playing.",
-     "polarity", "cares much"),
-    ("He lies down to sleep, and soon everyone follows after him.", "event", "avoids after"),
-])
-def test_ninth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
 
 
 def test_sends_and_brings_go_both_ways():
@@ -355,20 +358,6 @@ def test_sends_and_brings_go_both_ways():
     assert offered("Hannah brings Belford to the doctor.", "event") == [
         "Hannah sends Belford to the doctor."]
     assert offered("The storm brings about a change in Belford.", "event") == []
-
-
-@pytest.mark.parametrize("summary,type_id,never", [
-    # the sentence states the relation from the other side too
-    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
-     "father wrong.", "relation", "his maid"),
-    ("As it turns out, Hannah is his daughter, and she vows to prove all those who doubted her "
-     "father wrong.", "relation", "his niece"),
-    # "brings X with him" is no "sends X with him"
-    ("Belford brings his men with him to calm the crowd.", "event", "sends his men with him"),
-])
-def test_tenth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
 
 
 def test_a_word_the_writer_writes_in_lower_case_is_no_name():
@@ -412,31 +401,6 @@ def test_a_relation_edit_takes_a_rare_word_out_where_the_summary_has_one():
     made = offered("Belford visits his stepmother. Lovelace meets his father at the inn.",
                    "relation")
     assert made == ["Belford visits his mother."], made
-
-
-@pytest.mark.parametrize("summary,type_id,never", [
-    ("Belford explains that he and his future wife must leave now.", "relation", "future sister"),
-    ("Hannah does not wait. Belford explains that the aliens they encountered earlier were "
-     "friendly.", "polarity", "they did not encounter"),
-    ("After the meeting, Lovelace invites Belford to a reception later that day.", "event",
-     "warns Belford to a reception"),
-])
-def test_twelfth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
-
-
-@pytest.mark.parametrize("summary,type_id,never", [
-    # "even" lives under the negation: no "Mr. Lexington evens have to deal with much mail"
-    ("Hannah does not wait. Belford does not even have to deal with much mail at all.",
-     "polarity", "evens"),
-    # "On this third day" points at the days the sentence before told of
-    ("The experts took a three-day break from questioning Belford to look at the machine. On "
-     "this third day, Belford escaped from the tower.", "temporal", "escaped from the tower. The"),
-])
-def test_thirteenth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
-    assert not any(never in m for m in made), made
 
 
 def test_a_one_word_name_the_summary_writes_in_lower_case_is_no_stand_in():
