@@ -291,6 +291,10 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):
                     break  # "manages to kill" is no "refuses to manage to kill"
+                if verb_lemma(m.group(2)) in _KNOWING_VERBS or re.match(
+                        r"\s+(?:that|if|whether|what|how|why)\b", sentence[m.end(2):]):
+                    break  # one finds or knows a thing, one does not refuse to: "he refuses
+                    # to find that the boy is ..."
                 verb = _negating_verb(m.group(2), lemma)
                 if verb and not re.search(
                         rf"(?i)\b(?:{'|'.join((lemma, *_EN_NEGATING_VERBS[lemma]))})\b", sentence):
@@ -298,6 +302,13 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
                     # liberty, which he refuses to accept"
                     out.append(splice(sentence, m.start(2), m.end(2), verb))
     return out
+
+
+# Verbs of knowing, perceiving and saying: "fails to"/"refuses to" before them says nothing a
+# writer would.
+_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",
+                                 "discover", "think", "believe", "understand", "remember",
+                                 "hear", "feel", "say", "tell", "seem", "appear"})
 
 
 def _negating_verb(verb: str, lemma: str) -> str | None:
