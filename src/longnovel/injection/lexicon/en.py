@@ -142,6 +142,18 @@ EN_RELATION_GENERATIONS = {
                      "nieces"), -1),
     **dict.fromkeys(("grandson", "granddaughter", "grandchildren"), -2),
 }
+# en kin words by the relation they state, from each side: a sentence that names both sides
+# of one ("his daughter ... her father") states it twice.
+EN_RELATION_SIDES = {
+    **dict.fromkeys(("father", "mother", "stepfather", "stepmother", "parents"), ("parent", 0)),
+    **dict.fromkeys(("son", "daughter", "stepson", "stepdaughter", "children"), ("parent", 1)),
+    **dict.fromkeys(("uncle", "aunt"), ("uncle", 0)),
+    **dict.fromkeys(("nephew", "niece"), ("uncle", 1)),
+    **dict.fromkeys(("husband",), ("spouse", 0)), **dict.fromkeys(("wife",), ("spouse", 1)),
+    **dict.fromkeys(("grandfather", "grandmother"), ("grand", 0)),
+    **dict.fromkeys(("grandson", "granddaughter"), ("grand", 1)),
+    **dict.fromkeys(("brother", "sister", "half-brother", "half-sister"), ("sibling", None)),
+}
 # invent: a relationship the book never states (acquaintance -> kin).
 EN_RELATION_INVENT = {
     "friend": ["cousin", "relative", "half-brother"], "friends": ["cousins", "relatives"],
@@ -332,6 +344,11 @@ EN_REPORTING_VERBS = ("said", "says", "knew", "knows", "found", "finds", "though
                       "admitted", "admits", "learned", "learns", "tells", "told", "claims",
                       "claimed", "insists", "insisted", "announces", "announced", "declares",
                       "declared", "informs", "informed")
+# Verbs of knowing, perceiving and saying (lemmas): "fails to"/"refuses to" before them says
+# nothing a writer would ("he refuses to find that the boy is").
+EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",
+                              "discover", "think", "believe", "understand", "remember", "hear",
+                              "feel", "say", "tell", "seem", "appear"})
 # Words a clause can open with when it has its own subject ("the", "his", a name follows).
 EN_SUBJECT_OPENERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "this",
                       "that", "these", "those", "some", "every", "each", "no", "both", "all",

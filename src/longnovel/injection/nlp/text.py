@@ -138,20 +138,33 @@ _FUNCTION_STARTS = {
 }
 
 
+# Words that open a sentence as a preposition, adverb or determiner: lowered unless a name of
+# the text is written so ("Prior to landing", but "Prior" the character).
+_OPENER_STARTS = frozenset({
+    "Prior", "Due", "According", "Upon", "Before", "During", "While", "Although", "Though", "As",
+    "Once", "Meanwhile", "Eventually", "Finally", "Suddenly", "Despite", "In", "On", "At", "With",
+    "Without", "By", "From", "For", "Into", "Over", "Under", "Inside", "Outside", "Now", "Still",
+    "Yet", "Some", "Many", "All", "Both", "Each", "Every", "Several", "Most", "Such", "Since",
+    "Until", "Instead", "Afterward", "Afterwards", "Along", "Among", "Around", "Throughout",
+    "Toward", "Towards", "Within", "Elsewhere", "Here"
+})
+
+
 def lower_first(sentence: str, keep: set[str] | None = None,
-                lower_words: set[str] | None = None) -> str:
+                lower_words: set[str] | None = None, names: set[str] | None = None) -> str:
     """Lower-case the first word unless it looks like a name (en).
 
-    Common function words are always lowered. With ``keep`` (the proper names known for the
-    text) and ``lower_words`` (the words the text writes in lower case), a word that is not a
-    known name is lowered too when the text also writes it in lower case or it ends like a
-    participle or an adverb ("Using the map, ..." -> "using"); an unknown capitalized word
-    stays, as it is more likely a name."""
+    Common function words are always lowered, and sentence openers ("Prior", "Upon") unless
+    ``names`` (the words of the text's entity names) holds them. With ``keep`` (the proper
+    names known for the text) and ``lower_words`` (the words the text writes in lower case),
+    a word that is not a known name is lowered too when the text also writes it in lower case
+    or it ends like a participle or an adverb ("Using the map, ..." -> "using"); an unknown
+    capitalized word stays, as it is more likely a name."""
     first = re.match(r"[A-Za-z]+", sentence)
     if not first:
         return sentence
     word = first.group()
-    lower = word in _FUNCTION_STARTS
+    lower = word in _FUNCTION_STARTS or word in _OPENER_STARTS and word not in (names or ())
     if keep is not None and not lower and word not in keep and word != "I" \
             and not word.isupper():
         lower = word.lower() in (lower_words or set()) or word.endswith(("ing", "ed", "ly"))

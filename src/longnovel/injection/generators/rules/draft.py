@@ -77,10 +77,7 @@ class Draft:
         """``sentence`` with its first word lower-cased unless it is a name (en; zh as is)."""
         if self.zh:
             return sentence
-        first = re.match(r"[A-Za-z]+", sentence)
-        if first and first.group() not in self.name_words and _function_like(first.group()):
-            return first.group().lower() + sentence[first.end():]  # "Prior to landing"
-        return lower_first(sentence, self.proper_words, self.lower_words)
+        return lower_first(sentence, self.proper_words, self.lower_words, self.name_words)
 
     @cached_property
     def name_words(self) -> set[str]:
@@ -306,19 +303,3 @@ _ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经
 def describes_a_state(sentence: str, zh: bool) -> bool:
     """Does the sentence describe a state rather than tell an event?"""
     return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))
-
-
-# Words that open a sentence as a preposition, adverb or determiner, never as a name (unless a
-# name of the window is written so): their capital comes from the sentence start.
-_EN_OPENERS = frozenset({
-    "Prior", "Due", "According", "Upon", "Before", "During", "While", "Although", "Though", "As",
-    "Once", "Meanwhile", "Eventually", "Finally", "Suddenly", "Despite", "In", "On", "At", "With",
-    "Without", "By", "From", "For", "Into", "Over", "Under", "Inside", "Outside", "Now", "Still",
-    "Yet", "Some", "Many", "All", "Both", "Each", "Every", "Several", "Most", "Such", "Since",
-    "Until", "Instead", "Afterward", "Afterwards", "Along", "Among", "Around", "Throughout",
-    "Toward", "Towards", "Within", "Elsewhere", "Here"
-})
-
-
-def _function_like(word: str) -> bool:
-    return word in _EN_OPENERS

@@ -213,7 +213,9 @@ def edits(draft: Draft) -> list[Edit]:
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """The edits the rules choose among: those that take a stand-in out when there are any
-    (see ``_takes_out_a_stand_in``), else all."""
+    (see ``_takes_out_a_stand_in``), else all; never, from a writer who does not write
+    "fail", a "fails to arrive" (the lexicon's words, not the writer's). Here rather than in
+    ``edits``: the LLM generator's places keep them, as its model writes its own words."""
     back = [edit for edit in edits if _takes_out_a_stand_in(draft, edit)]
     if not draft.zh and not re.search(r"(?i)\bfail", draft.summary):
         # "fails to arrive", from a writer who never writes "fail": the lexicon's words

@@ -10,6 +10,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
+    EN_KNOWING_VERBS,
     EN_NEGATED_AUXILIARIES,
     EN_NEVER_SKIP,
     EN_STOPWORDS,
@@ -108,6 +109,8 @@ def _keeps_company(draft: Draft, old: str, new: str) -> bool:
 def edits(draft: Draft) -> list[Edit]:
     out = []
     for i, sentence in enumerate(draft.sentences):
+        if _explains_itself(sentence, draft.zh):
+            continue  # "cannot travel because of his busted suit": "can travel because of"
         if draft.zh:
             tagged = tagged_words(sentence)
             changes = [("negate", s) for s in _zh_negations(tagged)]
@@ -117,8 +120,6 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [("negate", s) for s in _en_negations(sentence, style,
                                                             _en_negating_verbs(draft))]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
-        if _explains_itself(sentence, draft.zh):
-            continue  # "cannot travel because of his busted suit": "can travel because of"
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
         if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
@@ -134,9 +135,10 @@ def edits(draft: Draft) -> list[Edit]:
     return out if draft.zh else _in_the_writers_constructions(draft, out)
 
 
+_EN_DO_SUPPORTED = re.compile(r"\b(?:[Dd]oes|[Dd]id|[Dd]o)(?: not|n['’]t)\b")
 # The constructions an en negation is written in, by the words that carry it.
 _EN_CONSTRUCTIONS = (
-    ("do", re.compile(r"(?i)\b(?:do|does|did)(?: not|n['’]t)\b")),
+    ("do", _EN_DO_SUPPORTED),
     ("be", re.compile(r"(?i)\b(?:is|was|are|were)(?: not|n['’]t)\b")),
     ("have", re.compile(r"(?i)\b(?:has|have|had)(?: not|n['’]t)\b")),
     ("modal", re.compile(r"(?i)\bcannot\b|\b(?:can|could|will|would|should|must|may|might|"
@@ -186,9 +188,6 @@ def _litotes(old: str, new: str) -> bool:
 
 # --- en -----------------------------------------------------------------------------------------
 
-_EN_DO_SUPPORTED = re.compile(r"\b(?:[Dd]oes|[Dd]id|[Dd]o)(?: not|n['’]t)\b")
-
-
 class _Style(NamedTuple):
     """How a summary's writer negates."""
 
@@ -211,16 +210,16 @@ def _en_style(draft: Draft) -> _Style:
     contracts "can't" but writes "is not" gave them away by "isn't"."""
     def style() -> _Style:
         text = draft.summary
-        found = re.findall(r"\b\w+n(['’])t\b", text)
-        written = {m.group().lower().replace("’", "'")
-                   for m in re.finditer(r"\b\w+n['’]t\b", text)}
+        found = [m.group().lower() for m in re.finditer(r"\b\w+n['’]t\b", text)]
+        apostrophes = [form[-2] for form in found]
+        written = {form.replace("’", "'") for form in found}
         # one auxiliary's forms go together ("didn't" -> "doesn't"); "can't" says nothing of
         # "isn't"
         contracted = frozenset(form for group in _CONTRACTION_GROUPS if written & group
                                for form in group) | written
         return _Style(contracted, bool(re.search(r"\b[Nn]ever\b", text)),
                       bool(_EN_DO_SUPPORTED.search(text)),
-                      max(set(found), key=found.count) if found else "'")
+                      max(set(apostrophes), key=apostrophes.count) if found else "'")
     return draft.memo("negation_style", style)
 
 
@@ -291,7 +290,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):
                     break  # "manages to kill" is no "refuses to manage to kill"
-                if verb_lemma(m.group(2)) in _KNOWING_VERBS or re.match(
+                if verb_lemma(m.group(2)) in EN_KNOWING_VERBS or re.match(
                         r"\s+(?:that|if|whether|what|how|why)\b", sentence[m.end(2):]):
                     break  # one finds or knows a thing, one does not refuse to: "he refuses
                     # to find that the boy is ..."
@@ -302,13 +301,6 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
                     # liberty, which he refuses to accept"
                     out.append(splice(sentence, m.start(2), m.end(2), verb))
     return out
-
-
-# Verbs of knowing, perceiving and saying: "fails to"/"refuses to" before them says nothing a
-# writer would.
-_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",
-                                 "discover", "think", "believe", "understand", "remember",
-                                 "hear", "feel", "say", "tell", "seem", "appear"})
 
 
 def _negating_verb(verb: str, lemma: str) -> str | None:

@@ -23,6 +23,7 @@ from longnovel.injection.lexicon.en import (
     EN_RELATION_GENERATIONS,
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
+    EN_RELATION_SIDES,
     EN_UNOWNED_RELATIONS,
 )
 from longnovel.injection.lexicon.zh import (
@@ -197,29 +198,15 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     return named is None or gender(new_word, draft.zh) in (None, named)
 
 
-# en kin words by the relation they state, from each side: a sentence that names both sides
-# of one ("his daughter ... her father") states it twice.
-_EN_SIDES = {
-    **dict.fromkeys(("father", "mother", "stepfather", "stepmother", "parents"), ("parent", 0)),
-    **dict.fromkeys(("son", "daughter", "stepson", "stepdaughter", "children"), ("parent", 1)),
-    **dict.fromkeys(("uncle", "aunt"), ("uncle", 0)),
-    **dict.fromkeys(("nephew", "niece"), ("uncle", 1)),
-    **dict.fromkeys(("husband",), ("spouse", 0)), **dict.fromkeys(("wife",), ("spouse", 1)),
-    **dict.fromkeys(("grandfather", "grandmother"), ("grand", 0)),
-    **dict.fromkeys(("grandson", "granddaughter"), ("grand", 1)),
-    **dict.fromkeys(("brother", "sister", "half-brother", "half-sister"), ("sibling", None)),
-}
-
-
 def _states_the_other_side(sentence: str, word: str) -> bool:
     """Does an en sentence name, besides ``word``, the same relation from the other side ("his
     daughter ... her father", "her husband ... his wife")? A changed ``word`` would leave the
     two telling different stories in one sentence."""
-    side = _EN_SIDES.get(word.lower())
+    side = EN_RELATION_SIDES.get(word.lower())
     if side is None:
         return False
     for other in re.findall(r"[a-z][a-z-]*", sentence.lower()):
-        found = _EN_SIDES.get(other)
+        found = EN_RELATION_SIDES.get(other)
         if other != word.lower() and found is not None and found[0] == side[0] \
                 and (found[1] != side[1] or side[1] is None):
             return True
