@@ -167,3 +167,48 @@ def test_a_zh_place_stand_in_is_no_persons_name():
     got = {e.hallucinated_span for e in entity.mismatch_edits(
         Draft("逞风流高会莫愁湖", "zh", entities))}
     assert got == {"逞风流高会南京"}
+
+
+PAIR = _people("Carton", "Darnay", "Lucie", "Miss Pross", "Stryver",
+               Carton="m", Darnay="m", Lucie="f", **{"Miss Pross": "f"})
+
+
+@pytest.mark.parametrize("summary,made", [
+    # the one man the sentence before names is who "He" now means
+    ("Darnay meets Lucie at the gate. Carton takes the key to the bank. Lucie weeps.",
+     "He takes the key to the bank."),
+    ("Darnay meets Lucie at the gate. Then, Carton's horse runs to the bank. Lucie weeps.",
+     "Then, his horse runs to the bank."),
+    ("Lucie meets Darnay at the gate. Miss Pross takes the key to the bank. Darnay waits.",
+     "She takes the key to the bank."),
+])
+def test_a_name_made_a_pronoun_points_at_the_one_person_named_before(summary, made):
+    edits = entity.edits(Draft(summary, "en", PAIR))
+    pronouns = [e for e in entity.preferred(Draft(summary, "en", PAIR), edits)
+                if e.subtype == "pronoun"]
+    # where a summary offers this direction, the pronoun edits are these (no name where a
+    # pronoun was: that direction alone was what readers learned)
+    assert [e.hallucinated_span for e in pronouns] == [made]
+
+
+@pytest.mark.parametrize("summary", [
+    "Carton meets Lucie at the gate. Carton takes the key to the bank.",  # still Carton
+    "Darnay meets Stryver at the gate. Carton takes the key to the bank.",  # which man?
+    "Darnay meets Lucie at the gate.\n\nCarton takes the key to the bank.",  # a new paragraph
+    "He tells Darnay about Lucie. Carton takes the key to the bank.",  # "he" is someone else
+    "Darnay meets Lucie at the gate. Carton, the lawyer, takes the key.",  # an apposition
+    "Darnay meets Lucie at the gate. Carton and Lucie take the key.",  # two subjects
+    "Darnay meets Lucie at the gate. Carton gives Darnay the key.",  # both in the sentence
+    "Darnay meets Lucie at the gate. Stryver takes the key to the bank.",  # gender unknown
+])
+def test_no_name_is_made_a_pronoun_that_could_still_mean_them_or_anyone(summary):
+    edits = entity.named_as_pronoun_edits(Draft(summary, "en", PAIR))
+    assert edits == []
+
+
+def test_a_zh_name_made_a_pronoun():
+    people = _people("周大有", "卜大顺", "柴老太太", 周大有="m", 卜大顺="m", 柴老太太="f")
+    summary = "周大有在渡口见到柴老太太。卜大顺把钥匙交给了船夫。"
+    made = [e.hallucinated_span for e in entity.named_as_pronoun_edits(Draft(summary, "zh",
+                                                                            people))]
+    assert made == ["他把钥匙交给了船夫。"]

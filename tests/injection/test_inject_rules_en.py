@@ -108,9 +108,10 @@ def test_moved_sentence_start_is_lower_cased_unless_a_name(en_entities):
 
 
 def test_causal_invent_uses_the_writers_own_connective(en_entities):
-    summary = ("Mabry falls ill at the shop and stays in bed. So Wren walks to Harrowmere for "
-               "the doctor.\n\nThen the family arrives from Port Callow with a cart of coal. "
-               "Wren waits.")
+    # the writer opens a paragraph (a unit's summary) with "So"
+    summary = ("Mabry falls ill at the shop and stays in bed.\n\nSo Wren walks to Harrowmere "
+               "for the doctor.\n\nThen the family arrives from Port Callow with a cart of "
+               "coal. Wren waits.")
     invented = candidate_of(summary, "en", en_entities, "causal", "invent")
     assert invented.hallucinated_span == \
         "So the family arrives from Port Callow with a cart of coal."

@@ -3,6 +3,8 @@ test holds one kind, on sentences of the same shape as the rows that showed it."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from longnovel.injection.candidate import NotApplicable
@@ -427,3 +429,85 @@ def test_a_one_word_name_the_summary_writes_in_lower_case_is_no_stand_in():
 def test_fourteenth_reading_a_sentence_that_points_back_stays_second(summary):
     made = offered(summary, "temporal")
     assert not any(m.startswith(("While there", "Just then")) for m in made), made
+
+
+# Sixteenth reading (SQuALITY retellings, seed 1301, at 1b82d7d)
+@pytest.mark.parametrize("first,second", [
+    # the sentence that moves ahead says "he" of a man the other one introduces
+    ("Suddenly, the door knocks, and a man named Mr. Oyster comes in.",
+     "Despite having never met before, he is impressed that Simon knows him and asks the other "
+     "man if he believes in time travel."),
+    # "his" is Kaiser's, named only in the sentence that would move behind
+    ("Upon receiving more information from the ship, Kaiser and the crew find out that the "
+     "symbiote is harmless.", "Any of his prior illnesses was perhaps the symbiote adjusting "
+     "his body to the new world."),
+])
+def test_sixteenth_reading_a_sentence_capital_is_no_antecedent(first, second):
+    made = offered(first + " " + second, "temporal", STUDY_PEOPLE)
+    assert not any(m.startswith(second) for m in made), made
+
+
+def test_sixteenth_reading_no_negation_before_still_or_in_what_is_sought():
+    made = offered("Rice is excited about the end of the war; Sam is still jaded. He explains "
+                   "that he is on Earth to find someone that can help the Martians. Hannah "
+                   "cannot sleep. Belford can swim.", "polarity", STUDY_PEOPLE)
+    assert any("cannot swim" in m or "can't swim" in m for m in made), made
+    assert not any(re.search(r"(?:not|n't|n’t) still|someone that (?:can't|cannot|can not)", m)
+                   for m in made), made
+
+
+def test_sixteenth_reading_an_outcome_in_a_clause_of_as_is_given():
+    """"As Dobbin dies, Willard lifts him up ... to see the stars one last time" became "As
+    Dobbin survives": the rest of the sentence tells the death."""
+    made = offered("As Hannah dies, Belford lifts her up to the port so she can see the stars "
+                   "one last time. Lovelace dies in the war.", "event")
+    assert any("Lovelace survives" in m for m in made), made
+    assert not any("Hannah survives" in m for m in made), made
+
+
+def test_sixteenth_reading_a_relation_word_before_a_noun_names_no_person():
+    made = offered("Interstellar Voice and their rival company Larynx mine the moon. Belford's "
+                   "brother wins the race. Hannah's father waits. Belford's companion waits.",
+                   "relation")
+    assert made and not any("company" in m for m in made), made
+
+
+def test_sixteenth_reading_no_connective_opens_a_paragraph_the_writer_never_opens_so():
+    """"Therefore, a girl goes up to Joe Harper's table": a paragraph (a unit's summary) opened
+    with the writer's mid-paragraph connective."""
+    summary = ("Hannah walks to the bank. So, Belford meets Clarissa at the gate. Hannah hides "
+               "the key.\n\nA girl goes up to Belford's table in a tavern. Clarissa sells her "
+               "ring.")
+    made = offered(summary, "causal")
+    assert not any(m.startswith(("So, a girl", "So a girl")) for m in made), made
+    # a writer who opens a paragraph so may have it there
+    opened = summary.replace("\n\nA girl", "\n\nSo, Lovelace waits. A girl")
+    opened = opened.replace(". Clarissa sells", ".\n\nClarissa sells") + " Belford waits."
+    assert any(m.startswith("So") and "Clarissa sells" in m
+               for m in offered(opened, "causal")), offered(opened, "causal")
+
+
+# Seventeenth reading (SQuALITY retellings, seed 1402)
+def test_seventeenth_reading_a_state_has_no_place_in_time():
+    made = offered("The logs were so heavy that it would have taken great strength to move "
+                   "them. Forbes, in particular, has gone mad, and he laughs to himself.",
+                   "temporal", STUDY_PEOPLE)
+    assert made == [], made
+    made = offered("Retief is attacked by two young men near the gate. Whonk runs to the "
+                   "shipyard and hides there.", "temporal", STUDY_PEOPLE)
+    assert made, made  # a passive tells an event
+
+
+def test_seventeenth_reading_its_is_no_owner():
+    made = offered("Ed gets closer to the hanged body, noticing that it's a stranger. Belford's "
+                   "friend waits at the gate.", "relation")
+    assert made and not any("it's a" in m for m in made), made
+
+
+def test_seventeenth_reading_a_stand_in_agrees_with_the_pronoun_after_it():
+    people = [{"name": "Jonathan", "type": "person", "count": 5},
+              {"name": "Ann Clotilde", "type": "person", "count": 5, "gender": "f"},
+              {"name": "Pete", "type": "person", "count": 5, "gender": "m"}]
+    made = offered("Jonathan tells them he has decided he likes it there and wants to stay.",
+                   "entity", people)
+    assert made and not any("Ann Clotilde" in m for m in made), made

@@ -21,6 +21,15 @@ def is_base_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def only_noun(word: str) -> bool:
+    """Does lemminflect's dictionary know ``word`` as a noun and as nothing else ("company",
+    "officer"; not "ship", "walks")?"""
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word.lower())) == {"NOUN"}
+
+
+@lru_cache(maxsize=65536)
 def verb_lemma(word: str) -> str | None:
     """The lemma of ``word`` as a verb ("rode" -> "ride", "was" -> "be"), or None when
     lemminflect's dictionary does not know it as one."""

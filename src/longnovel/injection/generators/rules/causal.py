@@ -166,7 +166,8 @@ def _cause_donors(draft: Draft) -> list[str]:
 def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     """Tie sentence ``i`` to the previous one as its effect, in the summary's own words, and
     say whether the new text stands for both sentences: the writer's own sentence-opening
-    connective when the summary uses one ("So, ...", "于是，...": sentence ``i`` alone), else
+    connective when the summary opens a paragraph with one ("So, ...", "于是，...": sentence
+    ``i`` alone), else
     the two sentences joined into one ("A. B." -> "Because A, b." or "A, so b."; zh
     "因为A，B" or "A，所以B"), so that no event is told twice."""
     if i == 0 or _has_causal_marker(sentence, draft.zh) or draft.sentences[i - 1][-1:] in "?？!！":
@@ -182,7 +183,7 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         return None  # "..., because the story ends with ...": the writer on the book, no event
     if describes_a_state(rest, draft.zh):
         return None  # "Thus, the person from Lovenbroy is named Hank": a fact, not an effect
-    own = _writers_connectives(draft)
+    own = _paragraph_connectives(draft)
     if own:
         return own[(len(sentence) + i) % len(own)] + draft.lower_first(rest), False
     cause = _cause_clause(draft, i - 1)
@@ -307,14 +308,27 @@ def _writers_connectives(draft: Draft) -> list[str]:
     return draft.memo("causal_connectives", lambda: _connectives_used(draft))
 
 
+def _paragraph_connectives(draft: Draft) -> list[str]:
+    """The writer's sentence-opening causal connectives that also open one of the summary's
+    paragraphs (a unit's summary). Sentence ``i`` of an invented cause opens a paragraph; a
+    writer who writes "So, ..." inside a paragraph seldom opens a chapter's summary with it,
+    and "Therefore, a girl goes up to Joe's table" at a paragraph's head gave the edit away."""
+    def find() -> list[str]:
+        heads = [k for k in range(len(draft.sentences))
+                 if k == 0 or draft.unit_of(k - 1) != draft.unit_of(k)]
+        return [opener for opener in _writers_connectives(draft)
+                if any(_opens_with(draft.sentences[k], opener) for k in heads)]
+    return draft.memo("causal_paragraph_connectives", find)
+
+
+def _opens_with(sentence: str, opener: str) -> bool:
+    return bool(re.match(re.escape(opener.rstrip(" ，,")) + r"(?![A-Za-z])", sentence))
+
+
 def _connectives_used(draft: Draft) -> list[str]:
     openers = ZH_CAUSAL_OPENERS if draft.zh else EN_CAUSAL_OPENERS
-    found = []
-    for opener in openers:
-        head = re.compile(re.escape(opener.rstrip(" ，,")) + r"(?![A-Za-z])")
-        if any(head.match(sentence) for sentence in draft.sentences):
-            found.append(opener)
-    return found
+    return [opener for opener in openers
+            if any(_opens_with(sentence, opener) for sentence in draft.sentences)]
 
 
 def _reports(m: re.Match, zh: bool) -> bool:

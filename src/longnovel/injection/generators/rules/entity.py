@@ -14,7 +14,12 @@ from collections import Counter
 from itertools import pairwise
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, find_names, splice
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    find_names,
+    splice,
+    split_opener,
+)
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_KINSHIP,
@@ -31,6 +36,7 @@ from longnovel.injection.lexicon.zh import (
 )
 from longnovel.injection.nlp.en.entities import HONORIFICS
 from longnovel.injection.nlp.script import to_simplified
+from longnovel.injection.nlp.text import changed_parts
 
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
@@ -44,7 +50,8 @@ _MUTUAL_EN = re.compile(
     r"\w*\s+(?:with\s+|to\s+)?$", re.IGNORECASE)
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
-_PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "她": "f", "他": "m"}
+_PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "她": "f",
+                   "他": "m"}
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
 _ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
                 + ["老哥", "老弟", "大姐", "师兄", "师弟", "太师", "元帅", "天王", "真人", "道人",
@@ -53,7 +60,104 @@ _ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
 
 
 def edits(draft: Draft) -> list[Edit]:
-    return pronoun_edits(draft) + role_swap_edits(draft) + mismatch_edits(draft)
+    return pronoun_edits(draft) + named_as_pronoun_edits(draft) + role_swap_edits(draft) \
+        + mismatch_edits(draft)
+
+
+def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """Where a summary offers a name made a pronoun that points at someone else, the pronoun
+    edits are those: a summary offers a pronoun to name far more often, and were the direction
+    left to the places it offers, "a name where a pronoun was" would be what readers learn
+    marks an edit. Role swaps and mismatches are kept whatever the direction."""
+    to_pronoun = [e for e in edits if e.subtype == "pronoun" and _made_pronoun(e, draft.zh)]
+    if not to_pronoun:
+        return edits
+    return [e for e in edits if e.subtype != "pronoun"] + to_pronoun
+
+
+def _made_pronoun(edit: Edit, zh: bool) -> bool:
+    a, _, new_end = changed_parts(edit.original_span, edit.hallucinated_span)
+    new = edit.hallucinated_span[a:new_end].strip()
+    return new in (_ZH_NEW_PRONOUNS if zh else _EN_NEW_PRONOUNS)
+
+
+_EN_NEW_PRONOUNS = {"He", "She", "His", "Her", "he", "she", "his", "her"}
+_ZH_NEW_PRONOUNS = {"他", "她"}
+
+
+def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
+    """A character who opens a sentence ("Carton takes the key", "Carton's horse") written as
+    a pronoun that now points at someone else: the one person of that gender the sentence
+    before names ("Darnay meets Lucie. He takes the key": Darnay took it). Only where the
+    character's gender is known, the sentence before names them not, and names exactly one
+    person of that gender (with no pronoun of it before that name), in the same paragraph."""
+    people = draft.names("person")
+    out = []
+    for i in range(1, len(draft.sentences)):
+        if draft.unit_of(i - 1) != draft.unit_of(i):
+            continue
+        sentence = draft.sentences[i]
+        opener, rest = split_opener(sentence, draft.zh)
+        mentions = draft.mentions(i, people)
+        first = next(((a, b, n) for a, b, n in mentions if a == len(opener)), None)
+        if first is None and not draft.zh:  # "Carton's horse": no whole-name mention
+            owner = next((n for n in sorted(people, key=len, reverse=True)
+                          if rest.startswith((n + "'s ", n + "’s "))), None)
+            first = (len(opener), len(opener) + len(owner), owner) if owner else None
+        if first is None:
+            continue
+        start, end, name = first
+        gender = _gender_of(draft, name)
+        if gender is None:
+            continue
+        before = draft.mentions(i - 1, people)
+        if any(maybe_same(name, n, draft.zh, people) for _, _, n in before):
+            continue  # named just before: the pronoun would still be theirs
+        if any(_gender_of(draft, n) is None for _, _, n in before):
+            continue  # someone of unknown gender: who the pronoun means is not sure
+        same = {n for _, _, n in before if _gender_of(draft, n) == gender}
+        if len(same) != 1:
+            continue
+        (other,) = same
+        if any(n == other or maybe_same(n, name, draft.zh, people)
+               for a, _, n in mentions if a != start):
+            continue  # "He gives Lucie's key to Darnay": both named in it
+        at = min(a for a, _, n in before if n == other)
+        if _gender_pronoun_before(draft.sentences[i - 1], at, gender, draft.zh):
+            continue  # "He tells Darnay ...": someone else is already "he"
+        pronoun = _pronoun_for(sentence, end, gender, bool(opener), draft.zh)
+        if pronoun is None:
+            continue
+        cut = end + (2 if not draft.zh and sentence[end:end + 2] in ("'s", "’s") else 0)
+        edit = _replace(draft, i, splice(sentence, start, cut, pronoun), "pronoun")
+        if edit:
+            out.append(edit)
+    return out
+
+
+def _gender_pronoun_before(sentence: str, at: int, gender: str, zh: bool) -> bool:
+    if zh:
+        return ("他" if gender == "m" else "她") in sentence[:at]
+    words = r"he|him|his|himself" if gender == "m" else r"she|her|hers|herself"
+    return bool(re.search(rf"(?i)\b(?:{words})\b", sentence[:at]))
+
+
+def _pronoun_for(sentence: str, end: int, gender: str, after_opener: bool, zh: bool
+                 ) -> str | None:
+    """The pronoun for a name that opens a sentence and ends at ``end``: subject ("He",
+    "she" after an opener) or possessive ("His" for "Carton's"); None where the name stands
+    in an apposition ("Carton, the lawyer,") or before anything but a verb or a noun."""
+    if zh:
+        return ("他" if gender == "m" else "她") if _CJK_ONLY.match(sentence[end:end + 1]) \
+            else None
+    follow = sentence[end:]
+    if follow[:2] in ("'s", "’s"):
+        word = "his" if gender == "m" else "her"
+    elif re.match(r" [a-z]", follow) and not re.match(r" (?:and|or|nor)\b", follow):
+        word = "he" if gender == "m" else "she"
+    else:
+        return None
+    return word if after_opener else word.capitalize()
 
 
 def refusal(draft: Draft) -> str:
@@ -337,9 +441,14 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
             if not draft.zh and inside_longer_name(sentence, start, end):
                 continue
+            later = _later_pronoun_gender(sentence, end, draft.zh) if kind == "person" \
+                else None
             for other in _stand_ins(draft, kind, name, names, present):
                 if repeats_a_name(sentence, other, draft.zh):
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
+                if later and _gender_of(draft, name) in (None, later) and \
+                        _gender_of(draft, other) != later:
+                    continue  # "Ann tells them he has decided to stay": who is "he"?
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
                 if edit:
@@ -378,6 +487,15 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
         return others
     others = draft.memo(("stand_ins", kind, name, frozenset(present)), pick)
     return others[:3]
+
+
+def _later_pronoun_gender(sentence: str, end: int, zh: bool) -> str | None:
+    """The gender of the first personal pronoun after ``end`` in ``sentence``, if any."""
+    m = (_PRONOUN_ZH if zh else _ANY_PRONOUN_EN).search(sentence, end)
+    return _PRONOUN_GENDER[m.group().lower()] if m else None
+
+
+_ANY_PRONOUN_EN = re.compile(r"(?i)\b(?:he|him|his|she|her)\b")
 
 
 def _summary_names_first(draft: Draft, kind: str) -> list[str]:

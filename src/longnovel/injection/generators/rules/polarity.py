@@ -243,7 +243,9 @@ def _en_negating_verbs(draft: Draft) -> tuple[str, ...]:
 # A clause inside a question word or a relative pronoun ("what Vell would do", "which he said
 # were found"): its verb is not the sentence's statement, and negating it reads oddly.
 _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|where|how|why|"
-                          r"wherever|whereby|(?:all|everything|anything|nothing|much|little) that)"
+                          r"wherever|whereby|(?:all|everything|anything|nothing|much|little|"
+                          # "to find someone that can help": not "someone that can't help"
+                          r"someone|somebody|something|anyone|anybody|one|those) that)"
                           r"\s+(?:\w+\s+){0,4}$"
                           # a relative clause without its pronoun: "the aliens they encountered"
                           r"|\b(?:the|a|an|these|those|his|her|their)\s+[a-z]+\s+"
@@ -271,6 +273,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "her last will and apparel", "with all his might": no modal there
         if re.match(r"\s+(?:only|just|merely|even|also)\b", sentence[m.end():]):
             continue  # "was not only nine days old" reads "not only ... but also"
+        if re.match(r"\s+(?:still|already)\b", sentence[m.end():]):
+            continue  # "Sam is still jaded": "is not still jaded" is no one's English
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
         if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):

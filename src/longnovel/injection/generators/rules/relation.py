@@ -24,6 +24,7 @@ from longnovel.injection.lexicon.en import (
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
     EN_RELATION_SIDES,
+    EN_STOPWORDS,
     EN_UNOWNED_RELATIONS,
 )
 from longnovel.injection.lexicon.zh import (
@@ -34,6 +35,7 @@ from longnovel.injection.lexicon.zh import (
     ZH_RELATION_INVENT,
     ZH_RELATION_REPLACE,
 )
+from longnovel.injection.nlp import inflect
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -97,6 +99,9 @@ def _fit(sentence: str, start: int, end: int, new: str,
         return None  # "her aunt Hervey" addresses her by the surname: no "her mother Hervey"
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
+    noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
+    if noun and noun.group(1) not in EN_STOPWORDS and inflect.only_noun(noun.group(1)):
+        return None  # "their rival company" names no person: no "their companion company"
     rest = sentence[:start] + " " + sentence[end:]
     if re.search(rf"(?i)\b{re.escape(word.rstrip('s'))}", rest):
         return None  # "His wife Molly has left ... it looks wife-deserted": the word tells again
@@ -111,8 +116,10 @@ _ADDRESS = {"aunt", "uncle", "cousin"}
 
 # Whose relation it is: a possessive before the word ("his", "Sim's", "her younger") or "of"/
 # "to" after it ("the wife of Joe", "husband to Marge").
-_EN_OWNER_BEFORE = re.compile(r"(?i)\b(?:his|her|their|my|our|your|its|\w+['’]s?)\s+"
-                              r"(?:\w+\s+)?$")
+_EN_OWNER_BEFORE = re.compile(r"(?i)\b(?:his|her|their|my|our|your|its|"
+                              # "it's a stranger" is no one's: "it's" is "it is"
+                              r"(?!(?:it|that|he|she|there|here|what|who|where|let)['’]s\b)"
+                              r"\w+['’]s?)\s+(?:\w+\s+)?$")
 _EN_OWNER_AFTER = re.compile(r"\s+(?:of|to)\s")
 
 

@@ -65,11 +65,28 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
         return False
     if zh:
         return True
+    if _a_state(sentence):
+        return False  # "The logs were so heavy that ...": true before and after, no time
     words = re.findall(r"[A-Za-z]{2,}", sentence)
     words = [w.lower() for w in words[:1]] + [w for w in words[1:] if w.islower()]
     return any(inflect.verb_lemma(w) is not None and w in (inflect.third_person(w),
                                                            inflect.past_tense(w))
                for w in words)
+
+
+# A subject and a form of "be" whose complement is no verb: a state ("were so heavy", "is
+# furious", "was perhaps the symbiote"), not a passive or a progressive ("is attacked", "was
+# running"), which tell events.
+_EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([a-z]+)")
+
+
+def _a_state(sentence: str) -> bool:
+    m = _EN_BE_COMPLEMENT.match(split_opener(sentence, False)[1])
+    if not m:
+        return False
+    word = m.group(1)
+    lemma = inflect.verb_lemma(word)
+    return lemma is None or lemma == word or word in ("being", "been")
 
 
 def points_back(sentence: str, zh: bool) -> bool:
@@ -92,8 +109,11 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
     if not pronoun:
         return False
     people = set(draft.names("person"))
-    if not draft.zh:  # names the entity list may lack: capitalized words inside the sentence
-        people.update(w for w in re.findall(r"(?<=\s)[A-Z][a-z]+", first + " " + second)
+    if not draft.zh:  # names the entity list may lack: capitalized words inside a sentence
+        # (each sentence's own first word is a capital, not a name: "Despite having never
+        # met before, he ..." names no one before "he")
+        people.update(w for w in re.findall(r"(?<=\s)[A-Z][a-z]+", first)
+                      + re.findall(r"(?<=\s)[A-Z][a-z]+", second)
                       if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
     if not _object(second, pronoun) and any(name in second[: pronoun.start()]
                                             for name in people):
