@@ -28,10 +28,6 @@ BALANCED_TYPES = frozenset({"polarity"})  # negate / affirm
 # other catches up: summaries that state few negations can otherwise only gain them, and "the
 # summary with one more 'not' is the injected one" answers the pair without the article.
 BALANCE_SLACK = 2
-# The direction of a balanced type taken first where a summary offers both: a summary has far
-# fewer negated statements than plain ones, so affirm places are the rarer; taking them when
-# they are there is what lets negations be taken out about as often as they are added.
-PREFERRED_SUBTYPES = {"polarity": ("affirm",)}
 REGION_SENTENCES = 40  # sentences of a long summary the rules look at for one type
 _NOT_APPLICABLE = {
     "entity": "no pronoun with a known antecedent, no pair of characters, no swappable name",
@@ -139,8 +135,8 @@ class RulesGenerator:
             return reason is None
 
         edit = seeded_choice(edits, self.seed, type_id, draft.summary, attempt,
-                             accept=accept,
-                             used=used, prefer=PREFERRED_SUBTYPES.get(type_id, ()),
+                             accept=accept, used=used,
+                             prefer=getattr(RULE_MODULES[type_id], "PREFERRED_SUBTYPES", ()),
                              rank=(lambda e: self.ledger.cost(key, self._delta(draft, final(e))))
                              if self.ledger.holds(key) else None,
                              avoid=(lambda e: final(e).apply(draft.summary) in tried)

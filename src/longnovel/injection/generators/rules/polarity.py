@@ -48,6 +48,15 @@ _EN_NEGATED = re.compile(r"\b(?:not|never|no|nor|nothing|nobody|none|neither|can
 _ZH_NEGATED = ("没有", "没", "未", "不是", "不会", "不能", "不肯", "不愿", "从不", "无法")
 
 
+# The direction taken first among equally used sub-types where a summary offers both (the
+# generator's ``seeded_choice(prefer=...)``): a summary has far fewer negated statements than
+# plain ones, so affirm places are the rarer; taking them when they are there is what lets
+# negations be taken out about as often as they are added. (``preferred`` in other modules
+# narrows the edits of one sub-type instead; polarity's two directions are sub-types, kept
+# balanced by the generator.)
+PREFERRED_SUBTYPES = ("affirm",)
+
+
 def _already_negated(sentence: str, zh: bool) -> bool:
     if zh:
         return any(word in sentence for word in _ZH_NEGATED)
