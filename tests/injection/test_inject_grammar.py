@@ -58,11 +58,19 @@ def test_en_negation_is_written_with_do_support_not_an_inserted_never():
 
 
 def test_en_negation_follows_the_writers_contractions_and_never():
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
     summary = "Wren didn't sleep. Jory never rests. Ralph makes one last appointment."
+    built = {e.hallucinated_span for e in polarity.edits(Draft(summary, "en", []))}
+    assert "Ralph doesn't make one last appointment." in built
+    assert "Ralph never makes one last appointment." in built
+    assert "Ralph does not make one last appointment." not in built
+    # of the two, the writer's auxiliary is taken: every finite verb offers a "never", and an
+    # inserted "never" read as "injected"
     made = spans(summary, "polarity")
     assert "Ralph doesn't make one last appointment." in made
-    assert "Ralph never makes one last appointment." in made
-    assert "Ralph does not make one last appointment." not in made
+    assert "Ralph never makes one last appointment." not in made
     assert spans("Wren couldn't sleep. Jory could see the bell. Ralph wasn't there.",
                  "polarity") == ["Jory couldn't see the bell.", "Ralph was there.",
                                  "Wren could sleep."]
@@ -463,3 +471,15 @@ def test_en_negation_takes_a_construction_the_writer_negates_with(summary, negat
     made = spans(summary, "polarity")
     assert negated in made
     assert not_made not in made
+
+
+def test_an_affirmation_takes_out_a_not_before_a_cannot():
+    """"cannot" -> "can" came out twice as often as any "can" was negated (summaries hold
+    "cannot" far more than "can" before a verb): "cannot" read as "original"."""
+    summary = "Wren cannot sleep. Jory does not rest. Ralph makes one last appointment."
+    made = spans(summary, "polarity")
+    assert "Jory rests." in made or "Jory does rest." in made, made
+    assert "Wren can sleep." not in made, made
+    # where "cannot" is all there is to take out, it is taken out
+    assert "Wren can sleep." in spans("Wren cannot sleep. Jory cannot rest. Ralph makes one "
+                                      "last appointment.", "polarity")

@@ -57,6 +57,13 @@ def content_terms(text: str, language: str) -> list[str]:
     return _stemmer().stemWords([w for w in tokens if w and w not in stop])
 
 
+@lru_cache(maxsize=32768)
+def _sentence_terms(sentence: str, language: str) -> frozenset[str]:
+    """``content_terms`` of one article sentence as a set (cached: the windows of every tier
+    that cover a unit hold its sentences again)."""
+    return frozenset(content_terms(sentence, language))
+
+
 @dataclass(frozen=True)
 class Passage:
     start: int  # offsets in the article
@@ -73,7 +80,7 @@ class ArticleIndex:
 
         self.article, self.language = article, language
         self.spans = sentence_spans(article, language) or [(0, len(article))]
-        self.terms = [set(content_terms(article[a:b], language)) for a, b in self.spans]
+        self.terms = [_sentence_terms(article[a:b], language) for a, b in self.spans]
         df = Counter(t for terms in self.terms for t in terms)
         n = len(self.spans)
         self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}

@@ -144,6 +144,45 @@ def edits(draft: Draft) -> list[Edit]:
     return out if draft.zh else _in_the_writers_constructions(draft, out)
 
 
+def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
+    """Within each direction, the edits whose negator a summary offers less, where it offers
+    any: an affirmation that takes out a "not" or "n't" rather than "cannot" (a summary holds
+    "cannot" far more than "can" before a verb, so "cannot" -> "can" came out twice as often
+    as any "can" was negated, and "cannot" read as "original"), and a negation built with the
+    writer's auxiliary rather than an inserted "never" (which every finite verb offers: "he
+    never" read as "injected"). en only; a choice within one summary."""
+    if draft.zh:
+        return edits
+    dropped = set()
+    for subtype, abundant in (("affirm", _takes_out_cannot), ("negate", _brings_in_never)):
+        mine = [k for k, e in enumerate(edits) if e.subtype == subtype]
+        many = [k for k in mine if abundant(edits[k])]
+        if len(many) < len(mine):
+            dropped.update(many)
+    return [e for k, e in enumerate(edits) if k not in dropped]
+
+
+def _changed_words(edit: Edit) -> tuple[str, str]:
+    old, new = edit.original_span, edit.hallucinated_span
+    a, old_end, new_end = changed_parts(old, new)
+    a = max(0, a - 8)
+    return old[a : old_end + 8], new[a : new_end + 8]
+
+
+def _takes_out_cannot(edit: Edit) -> bool:
+    old, new = _changed_words(edit)
+    return len(_CANNOT.findall(old)) > len(_CANNOT.findall(new))
+
+
+def _brings_in_never(edit: Edit) -> bool:
+    old, new = _changed_words(edit)
+    return len(_NEVER.findall(new)) > len(_NEVER.findall(old))
+
+
+_CANNOT = re.compile(r"(?i)\bcannot\b|\bcan['’]t\b|\bcan not\b")
+_NEVER = re.compile(r"(?i)\bnever\b")
+
+
 _EN_DO_SUPPORTED = re.compile(r"\b(?:[Dd]oes|[Dd]id|[Dd]o)(?: not|n['’]t)\b")
 # The constructions an en negation is written in, by the words that carry it.
 _EN_CONSTRUCTIONS = (
