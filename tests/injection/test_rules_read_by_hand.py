@@ -511,3 +511,44 @@ def test_seventeenth_reading_a_stand_in_agrees_with_the_pronoun_after_it():
     made = offered("Jonathan tells them he has decided he likes it there and wants to stay.",
                    "entity", people)
     assert made and not any("Ann Clotilde" in m for m in made), made
+
+
+# Eighteenth reading (SQuALITY retellings, seed 1503)
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("It is four AM in the morning; suddenly, Belford disappears. Hannah sleeps in the evening.",
+     "number", "AM in the evening"),
+    ("He brings with him newspapers from the present day. Belford brings the letter to Hannah.",
+     "event", "sends with him"),
+    ("The creature tells them they will be brought to their place. Belford brings the letter to "
+     "Hannah.", "event", "be sent"),
+    ("With no choice, Hannah accepts the offer. Belford accepts the gift.", "event",
+     "Hannah refuses"),
+])
+def test_eighteenth_reading(summary, type_id, never):
+    made = offered(summary, type_id)
+    assert made and not any(never in m for m in made), made
+
+
+@pytest.mark.parametrize("first,second", [
+    # "her" is Lorraine, named only in the sentence that would move behind
+    ("The trip to the fountain shakes the confidence of Lorraine in the back seat, who knows "
+     "about the owners.", "Lois and Judy probe her about what she knows and why she hid."),
+    # a rule is no event in time
+    ("Although beggars are not allowed to wear shoes, Skkiru puts some on anyway.",
+     "The underground city must be kept a secret from the Terrans."),
+])
+def test_eighteenth_reading_temporal(first, second):
+    made = offered(first + " " + second, "temporal", STUDY_PEOPLE)
+    assert not any(m.startswith(second) for m in made), made
+
+
+def test_eighteenth_reading_a_word_of_address_is_no_name():
+    people = [{"name": n, "type": "person", "count": c, "gender": g} for n, c, g in (
+        ("Dad", 9, "m"), ("Belford", 5, "m"), ("Hannah", 5, "f"), ("Lovelace", 2, "m"))]
+    made = offered("Belford meets Hannah. He says his goodbye to the Colonel.", "entity", people)
+    assert made and not any("Dad" in m for m in made), made
+
+
+def test_eighteenth_reading_things_that_come_two_to_a_person():
+    assert offered("While they are in the valley, the two parents die from old age. Hannah "
+                   "waits at home.", "number", STUDY_PEOPLE) == []

@@ -222,6 +222,8 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str
     people = draft.names("person")
     found, refused = [], None
     for name in dict.fromkeys(named + people):
+        if _a_word_of_address(name, draft.zh):
+            continue  # "Dad", "Mother": how someone is addressed, no name to put in
         if any(maybe_same(name, m, draft.zh, people) for m in exclude):
             refused = refused or "alias"
         elif not _gender_fits(draft, name, gender):
@@ -291,6 +293,15 @@ def _part_of(part: str, whole: str, zh: bool) -> bool:
         return part in whole
     words = _name_words(part)
     return bool(words) and words <= _name_words(whole)
+
+
+def _a_word_of_address(name: str, zh: bool) -> bool:
+    return not zh and (name.lower() in _EN_ADDRESS_WORDS or name.lower() in EN_KINSHIP)
+
+
+_EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "ma", "pa",
+                               "papa", "mama", "grandma", "grandpa", "granny", "sis", "bro",
+                               "sir", "madam", "ma'am", "boss", "doc", "kid", "son", "honey"))
 
 
 def _gender_of(draft: Draft, name: str) -> str | None:
@@ -469,8 +480,8 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
                   and not (draft.language == "en" and " " not in n
                            and n.lower() in draft.lower_words)]
         if kind == "person":
-            kept = [n for n in others
-                    if not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
+            kept = [n for n in others if not _a_word_of_address(n, draft.zh)
+                    and not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
             if others and not kept:
                 _refuse(draft, REFUSALS["alias"])
             gender = _gender_of(draft, name)

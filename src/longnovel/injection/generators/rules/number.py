@@ -224,6 +224,8 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
         return None  # a name: "Seven Dials", "the Four Winds"
     if _told_again(before + "#" + after, after, value):
         return None
+    if value == 2 and _EN_PAIRED.match(after):
+        return None  # "the two parents": no one has four
     if _EN_NOT_COUNT_BEFORE.search(before):
         return None
     if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:
@@ -245,6 +247,11 @@ _EN_PRESUPPOSE_TWO = re.compile(r"(?i)\b(?:both|either|neither|the other|each ot
 _EN_MEMBERS_NAMED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*[,:(—–]\s*"
                                r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?"
                                r"(?:\s*,\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)*,?\s+and\s+[A-Z]")
+
+
+# Things that come two to a person: "the two parents" cannot become "the four parents"
+_EN_PAIRED = re.compile(r"(?i)^\s+(?:[a-z]+\s+)?(?:parents|eyes|ears|hands|arms|legs|feet|"
+                        r"lungs|kidneys|grandparents|halves)\b")
 
 
 # a counted noun followed by a colon: the list of what it counts ("two weapons: a pistol, and
@@ -363,12 +370,17 @@ def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:
             if word in _EN_SEASONS and previous not in _EN_SEASON_BEFORE:
                 continue
             near = re.findall(r"[a-z]+", sentence[max(0, m.start() - 30) : m.end() + 30].lower())
+            if _CLOCK_HALF.search(sentence[max(0, m.start() - 20) : m.end() + 20]):
+                continue  # "four AM in the morning": the clock says which half of the day
             for new in news:
                 if new in near or not writer_uses(draft, new):
                     continue
                 out.append(("time", splice(sentence, m.start(), m.end(),
                                            match_case(m.group(), new))))
     return out
+
+
+_CLOCK_HALF = re.compile(r"(?i)\b(?:a\.m\.|p\.m\.|am|pm)(?![\w.])")
 
 
 def changed_values(value: int, rng: random.Random, is_year: bool = False,

@@ -80,7 +80,13 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
 _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([a-z]+)")
 
 
+_EN_MODAL_STATEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:must|should|ought to|may|might|"
+                                 r"can|could|cannot)\b")
+
+
 def _a_state(sentence: str) -> bool:
+    if _EN_MODAL_STATEMENT.match(split_opener(sentence, False)[1]):
+        return True  # "The city must be kept a secret": a rule or a possibility, no event
     m = _EN_BE_COMPLEMENT.match(split_opener(sentence, False)[1])
     if not m:
         return False
@@ -142,7 +148,14 @@ def _object(sentence: str, pronoun: re.Match) -> bool:
         return True
     following = re.match(r"\s+([A-Za-z]+)", sentence[pronoun.end():])
     return word == "her" and (not following or not following.group(1)[0].islower()
-                              or following.group(1) in ("the", "a", "an", "to", "that"))
+                              or following.group(1) in _AFTER_AN_OBJECT)  # "probe her about"
+
+
+# Words after which "her" is an object, not a possessive ("gave her the letter", "probe her
+# about", "sent her away")
+_AFTER_AN_OBJECT = frozenset(("the", "a", "an", "to", "that", "about", "for", "with", "in",
+                              "into", "at", "on", "from", "by", "up", "out", "away", "back",
+                              "down", "off", "and", "as", "over", "if", "why", "what", "how"))
 
 
 def _same_paragraph(draft: Draft, i: int) -> bool:
