@@ -552,3 +552,35 @@ def test_eighteenth_reading_a_word_of_address_is_no_name():
 def test_eighteenth_reading_things_that_come_two_to_a_person():
     assert offered("While they are in the valley, the two parents die from old age. Hannah "
                    "waits at home.", "number", STUDY_PEOPLE) == []
+
+
+# Nineteenth reading (SQuALITY retellings, seed 1604)
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("Caldwell follows them into the Room of the Dreamer. Belford follows Hannah home.", "event",
+     "avoids"),
+    ("Split followed their rules dutifully. Belford follows Hannah home.", "event", "their rules"),
+    ("Asa refuses to give them the egg until he loads Kershaw. Belford refuses the gift.",
+     "event", "the egg until"),
+    ("During the forty days and forty nights he spends with them he falls in love. Hannah waits "
+     "for seven hours.", "number", "nights he spends"),
+    ("Antlers admits he set up the device to sabotage his business rival. Belford's brother "
+     "waits. Hannah's companion sings.", "relation", "business"),
+])
+def test_nineteenth_reading(summary, type_id, never):
+    made = offered(summary, type_id, STUDY_PEOPLE)
+    assert made and not any(never in m for m in made), made
+
+
+def test_nineteenth_reading_a_place_told_twice_in_its_sentence_stays():
+    entities = STUDY_PEOPLE + [{"name": n, "type": "place", "count": 4}
+                               for n in ("Venus", "Luna City", "White Sands")]
+    made = offered("Ben flew to Venus, which explains how he arrived in a Venusian bar. He then "
+                   "drove to White Sands.", "entity", entities)
+    assert made and not any("Venusian bar" in m and "Venus," not in m for m in made), made
+
+
+def test_nineteenth_reading_a_thing_had_is_no_event_in_time():
+    made = offered("Harry has those memory problems because his real memory is coming. As soon "
+                   "as Harry realizes what is going on, he forgets it again.", "temporal",
+                   STUDY_PEOPLE)
+    assert made == [], made

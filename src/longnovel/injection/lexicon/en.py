@@ -230,6 +230,11 @@ EN_OBJECT_TO_INFINITIVE_VERBS = {"invite", "warn", "ask", "tell", "beg", "order"
 # Verb and object or particle that make one idiom, whose verb does not swap alone ("sent word",
 # "nursed him back to health", "helped him up").
 EN_FIXED_OBJECTS = {"word", "for", "suit", "place", "part", "care", "hold", "heed", "notice"}
+# Objects one follows, obeys or keeps, which no one leads, avoids or sends ("followed their
+# rules", "follows his advice")
+EN_RULE_OBJECTS = {"rules", "rule", "orders", "order", "instructions", "advice", "example",
+                   "lead", "directions", "guidance", "plan", "custom", "customs", "law", "laws",
+                   "suggestion", "recommendation"}
 # Verbs whose object needs a clause after it ("warned him to leave", "warned him that", "warned
 # him of"), never a bare place or time ("warns Billy on a trip").
 EN_CLAUSE_OBJECT_VERBS = {"warn"}

@@ -26,7 +26,15 @@ def only_noun(word: str) -> bool:
     "officer"; not "ship", "walks")?"""
     from lemminflect import getAllLemmas
 
-    return set(getAllLemmas(word.lower())) == {"NOUN"}
+    word = word.lower()
+    return word not in _CLOSED_CLASS and set(getAllLemmas(word)) == {"NOUN"}
+
+
+# Pronouns and determiners, which lemminflect's dictionary also lists as nouns ("his", "that")
+_CLOSED_CLASS = frozenset(("his", "her", "hers", "their", "theirs", "its", "our", "ours", "your",
+                           "yours", "my", "mine", "this", "that", "these", "those", "whose",
+                           "which", "what", "who", "whom", "the", "a", "an", "some", "any",
+                           "each", "every", "either", "neither", "both", "all", "one", "none"))
 
 
 @lru_cache(maxsize=65536)

@@ -454,6 +454,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue
             later = _later_pronoun_gender(sentence, end, draft.zh) if kind == "person" \
                 else None
+            if kind == "place" and not draft.zh and _derived_word_in(sentence, name, start, end):
+                continue  # "flew to Venus ..., arrived in a Venusian bar": told twice
             for other in _stand_ins(draft, kind, name, names, present):
                 if repeats_a_name(sentence, other, draft.zh):
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
@@ -498,6 +500,13 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
         return others
     others = draft.memo(("stand_ins", kind, name, frozenset(present)), pick)
     return others[:3]
+
+
+def _derived_word_in(sentence: str, name: str, start: int, end: int) -> bool:
+    """Does the sentence, outside the name, hold a word made from it (Venus, "Venusian")?"""
+    stem = name.split()[-1][:-1]
+    rest = sentence[:start] + " " + sentence[end:]
+    return len(stem) >= 4 and bool(re.search(rf"\b{re.escape(stem)}\w+", rest))
 
 
 def _later_pronoun_gender(sentence: str, end: int, zh: bool) -> str | None:

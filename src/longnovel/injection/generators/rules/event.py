@@ -25,6 +25,7 @@ from longnovel.injection.lexicon.en import (
     EN_PERSON_OBJECT,
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
+    EN_RULE_OBJECTS,
     EN_TITLES,
     EN_TO_INFINITIVE_VERBS,
 )
@@ -142,6 +143,13 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         return "bare infinitive"
     if nxt and nxt.group(1) in EN_FIXED_OBJECTS:
         return "idiom"
+    held = re.match(r"\s+(?:(?:the|his|her|their|its|our|my|your|a|an)\s+)?([a-z]+)\b", rest)
+    if held and held.group(1) in EN_RULE_OBJECTS:
+        return "rule followed"  # "followed their rules dutifully": no "led their rules"
+    if re.search(r"\buntil\b", rest.split(",")[0]) and {
+            verb_lemma(sentence[start:end].split()[0]), verb_lemma(new.split()[0])} & {
+            "refuse", "decline"}:
+        return "refusal until"  # "refuses to give the egg until he ...": no "agrees ... until"
     if re.match(r"\s+(?:at\s+|to\s+|with\s+)?(?:himself|herself|themselves|itself)\b", rest):
         return "reflexive"  # "laughed at himself" is no "shouted at himself"
     particle = _PARTICLE_AFTER.match(rest)
@@ -175,7 +183,10 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         return "verb and after"  # "everyone follows after him" is no "avoids after him"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
         return "verb and preposition"  # "What follows upon it": no "What leads upon it"
-    if re.match(r"\s+into\b", rest) and new_lemma not in EN_INTO_VERBS:
+    if re.match(rf"\s+{_OBJECT}\s+(?:home|back|inside|outside|upstairs|downstairs|away)\b",
+                rest) and new_lemma not in EN_INTO_VERBS:
+        return "direction"  # "follows Hannah home" is no "avoids Hannah home"
+    if re.match(rf"\s+(?:{_OBJECT}\s+)?into\b", rest) and new_lemma not in EN_INTO_VERBS:
         return "into"  # "has been accepted into the society" -> "refused into"
     if _FROM_AFTER.match(rest) and new_lemma not in EN_FROM_VERBS:
         return "from"  # "defends his body from the enemy" -> "attacks his body from"

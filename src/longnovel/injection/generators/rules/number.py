@@ -226,6 +226,8 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
         return None
     if value == 2 and _EN_PAIRED.match(after):
         return None  # "the two parents": no one has four
+    if re.search(rf"(?i)(?<![\w-]){re.escape(sentence[start:end])}(?![\w-])", before + " " + after):
+        return None  # "forty days and forty nights": a pattern, not two counts
     if _EN_NOT_COUNT_BEFORE.search(before):
         return None
     if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:

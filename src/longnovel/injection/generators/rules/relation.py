@@ -102,6 +102,9 @@ def _fit(sentence: str, start: int, end: int, new: str,
     noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
     if noun and noun.group(1) not in EN_STOPWORDS and inflect.only_noun(noun.group(1)):
         return None  # "their rival company" names no person: no "their companion company"
+    modifier = re.search(r"(?<!['’])\b([a-z]{3,})\s+$", sentence[:start])
+    if modifier and inflect.only_noun(modifier.group(1)):
+        return None  # "his business rival", "her school friend": no "business companion"
     rest = sentence[:start] + " " + sentence[end:]
     if re.search(rf"(?i)\b{re.escape(word.rstrip('s'))}", rest):
         return None  # "His wife Molly has left ... it looks wife-deserted": the word tells again

@@ -81,7 +81,10 @@ _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: 
 
 
 _EN_MODAL_STATEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:must|should|ought to|may|might|"
-                                 r"can|could|cannot)\b")
+                                 r"can|could|cannot)\b"
+                                 # a thing had: "Harry has those memory problems because ..."
+                                 r"|^[A-Z][\w'’ -]{0,40}? (?:has|have|had) (?:those|these|no|"
+                                 r"many|some|a lot of|problems|trouble)\b")
 
 
 def _a_state(sentence: str) -> bool:
