@@ -460,7 +460,7 @@ def test_sixteenth_reading_an_outcome_in_a_clause_of_as_is_given():
     """"As Dobbin dies, Willard lifts him up ... to see the stars one last time" became "As
     Dobbin survives": the rest of the sentence tells the death."""
     made = offered("As Hannah dies, Belford lifts her up to the port so she can see the stars "
-                   "one last time. Lovelace dies in the war.", "event")
+                   "one last time. Lovelace dies at last.", "event")
     assert any("Lovelace survives" in m for m in made), made
     assert not any("Hannah survives" in m for m in made), made
 
@@ -584,3 +584,29 @@ def test_nineteenth_reading_a_thing_had_is_no_event_in_time():
                    "as Harry realizes what is going on, he forgets it again.", "temporal",
                    STUDY_PEOPLE)
     assert made == [], made
+
+
+# Twentieth reading (SQuALITY retellings, seed 1705)
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("It has been only ten years for the passengers aboard. Hannah does not sleep. Belford "
+     "is at home.", "polarity", "not been only"),
+    ("Wass dies screaming at whatever had broken the glass. Lovelace dies in his sleep.",
+     "event", "survives screaming"),
+    ("All men have either died in wars or gone off to the planets. Lovelace dies in his sleep.",
+     "event", "survived in wars"),
+])
+def test_twentieth_reading(summary, type_id, never):
+    made = offered(summary, type_id, STUDY_PEOPLE)
+    assert made and not any(never in m for m in made), made
+
+
+def test_twentieth_reading_the_pair_just_named_keeps_its_two():
+    assert offered("Retief gets Hoshick to agree to combat between the two of them. Hannah "
+                   "waits.", "number", STUDY_PEOPLE) == []
+
+
+def test_twentieth_reading_no_connective_before_a_subordinate_clause():
+    made = offered("Though it just appears as a featureless disk on the telescope, people cheer "
+                   "and cry. Then the captain's wife, Lesra, worries about what happened to "
+                   "Earth.", "temporal", STUDY_PEOPLE)
+    assert not any("Then though" in m for m in made), made

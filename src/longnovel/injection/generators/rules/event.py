@@ -323,8 +323,15 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "failed the test" cannot become "succeeded the test"
     if new in EN_PERSON_OBJECT and not _person_follows(sentence[end:]):
         return None  # "blamed the clock" cannot become "thanked the clock"
-    if old.split()[0] in ("died", "dies") and after in ("of", "from"):
-        return None  # "died of fever" cannot become "survived of fever"
+    if old.split()[0] in ("died", "dies", "die") and (after in ("of", "from") or re.match(
+            r"\s+(?:in|at|during)\s+(?:the\s+|a\s+|an\s+)?(?:wars?|battles?|fights?|accidents?|"
+            r"crash(?:es)?|explosions?|fires?|attacks?|floods?|storms?|fighting)\b",
+            sentence[end:])):
+        return None  # "died of fever", "died in wars": no "survived of", "survived in wars"
+    if re.match(r"\s+[a-z]+ing\b", sentence[end:]) and \
+            verb_lemma(sentence[end:].split()[0]) is not None and \
+            old.split()[0] in ("died", "dies", "die", "escapes", "escaped", "escape"):
+        return None  # "dies screaming at ...": no "survives screaming at"
     before = sentence[:start].split()[-1:]
     if not before or before[0].lower() not in ("had", "has", "have", "having"):
         return new

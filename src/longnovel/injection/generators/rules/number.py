@@ -226,6 +226,9 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
         return None
     if value == 2 and _EN_PAIRED.match(after):
         return None  # "the two parents": no one has four
+    if value == 2 and (re.search(r"(?i)\bbetween (?:the )?$", before)
+                       or re.match(r"(?i)\s+of (?:them|us|you)\b", after)):
+        return None  # "combat between the two of them": the pair just named
     if re.search(rf"(?i)(?<![\w-]){re.escape(sentence[start:end])}(?![\w-])", before + " " + after):
         return None  # "forty days and forty nights": a pattern, not two counts
     if _EN_NOT_COUNT_BEFORE.search(before):

@@ -319,7 +319,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue
         if m.group().lower() in _MODALS and not _verb_follows(sentence[m.end():]):
             continue  # "her last will and apparel", "with all his might": no modal there
-        if re.match(r"\s+(?:only|just|merely|even|also)\b", sentence[m.end():]):
+        if re.match(r"\s+(?:been\s+)?(?:only|just|merely|even|also)\b", sentence[m.end():]):
             continue  # "was not only nine days old" reads "not only ... but also"
         if re.match(r"\s+(?:still|already)\b", sentence[m.end():]):
             continue  # "Sam is still jaded": "is not still jaded" is no one's English
@@ -328,6 +328,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
         if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):
             continue  # "was to have supped", "may have made": no "to have not supped", "may
             # have not made" (the modal is negated instead)
+        if re.match(r"\s+(?:only|just|merely|even|also|still|already)\b", sentence[m.end():]):
+            continue  # "has been only ten years": no "has not been only"
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, style, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):

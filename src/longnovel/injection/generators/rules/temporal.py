@@ -161,6 +161,11 @@ _AFTER_AN_OBJECT = frozenset(("the", "a", "an", "to", "that", "about", "for", "w
                               "down", "off", "and", "as", "over", "if", "why", "what", "how"))
 
 
+_SUBORDINATOR = re.compile(r"(?i)(?:though|although|even though|while|when|whenever|if|as|"
+                           r"because|since|once|unless|until|after|before|despite|"
+                           r"in spite of)\b")
+
+
 def _same_paragraph(draft: Draft, i: int) -> bool:
     return "\n" not in draft.summary[draft.spans[i][1] : draft.spans[i + 1][0]]
 
@@ -176,6 +181,8 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
         return None
     if not draft.zh and _EN_REFERS_TO_THING.search(rest):
         return None
+    if opener and not draft.zh and _SUBORDINATOR.match(first):
+        return None  # "Then though it just appears as a disk, ...": no connective before it
     if opener and opens_with_time(first, draft.zh):
         return None  # "Then on the ninth, ..." doubles the time of the moved sentence
     if opener:
