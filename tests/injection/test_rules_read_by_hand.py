@@ -610,3 +610,26 @@ def test_twentieth_reading_no_connective_before_a_subordinate_clause():
                    "and cry. Then the captain's wife, Lesra, worries about what happened to "
                    "Earth.", "temporal", STUDY_PEOPLE)
     assert not any("Then though" in m for m in made), made
+
+
+# Twenty-first reading (SQuALITY retellings, seed 1806)
+@pytest.mark.parametrize("summary,type_id,never", [
+    ("The three robbers, who look like triplets, all wear the same outfits. Hannah waits for "
+     "five hours.", "number", "robbers, who look like triplets"),
+    ("Magnan introduces Slock as guest of honor. Belford's brother waits. Hannah's friend "
+     "sings.", "relation", "of honor"),
+])
+def test_twenty_first_reading(summary, type_id, never):
+    made = offered(summary, type_id, STUDY_PEOPLE)
+    assert made and not any(never in m for m in made), made
+
+
+def test_twenty_first_reading_a_story_framed_by_its_title_is_no_event():
+    from longnovel.injection.nlp.commentary import is_commentary
+
+    assert is_commentary("Galactic Ghost begins with death.", "en")
+    assert not is_commentary("John Willard takes care of his co-pilot.", "en")
+    made = offered("Galactic Ghost begins with death. John Willard is taking care of his "
+                   "co-pilot and best friend, Larry Dobbin, as he dies.", "temporal",
+                   STUDY_PEOPLE)
+    assert made == [], made

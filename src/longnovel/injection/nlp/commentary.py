@@ -12,7 +12,11 @@ _EN_COMMENTARY = re.compile(
     r"\b(?:(?:this|the|these|that|next|previous|closing|opening|final|first|last) "
     r"(?:\w+ )?(?:chapters?|novel|section|narrative|arc|episode|passage|story|tale)\b"
     r"|the (?:author|narrator|reader|readers|novelist|text)\b|the (?:\w+ )?(?:author|narrator)'s"
-    r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos))", re.IGNORECASE)
+    r"|(?:foreshadow|symboli[sz]|motif|themes?\b|irony|ironic|juxtapos)"
+    # a story's frame named by its title: "Galactic Ghost begins with death."
+    r"|^(?:[A-Z][\w'’-]* ){1,4}(?:begins|opens|starts|ends|closes|concludes) (?:with|in|on) "
+    r"(?:a |an |the )?(?:death|murder|birth|scene|description|flashback|prologue|"
+    r"introduction|dream|letter|war)\b)", re.IGNORECASE)
 _ZH_COMMENTARY = re.compile(r"本章|本回|这一章|这一回|此章|此回|本节|作者|读者|小说|全书|笔下"
                             r"|伏笔|象征")
 _QUOTES = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’(?!\w)|(?<!\w)'[^']*'(?!\w)")

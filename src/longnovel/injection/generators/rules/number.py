@@ -259,6 +259,10 @@ _EN_PAIRED = re.compile(r"(?i)^\s+(?:[a-z]+\s+)?(?:parents|eyes|ears|hands|arms|
                         r"lungs|kidneys|grandparents|halves)\b")
 
 
+# ... and three: "The three robbers, who look like triplets"
+_EN_PRESUPPOSE_THREE = re.compile(r"(?i)\b(?:triplets?|trio|threesome|third one)\b")
+
+
 # a counted noun followed by a colon: the list of what it counts ("two weapons: a pistol, and
 # a switchblade")
 _EN_MEMBERS_LISTED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*:")
@@ -268,6 +272,7 @@ def _told_again(sentence: str, after: str, value: int) -> bool:
     """Does ``sentence`` (the number taken out) state the number of ``value`` again, by words
     that presuppose two or by naming the members it counts?"""
     return value == 2 and bool(_EN_PRESUPPOSE_TWO.search(sentence)) or \
+        value == 3 and bool(_EN_PRESUPPOSE_THREE.search(sentence)) or \
         bool(_EN_MEMBERS_NAMED.match(after) or _EN_MEMBERS_LISTED.match(after))
 
 

@@ -102,6 +102,8 @@ def _fit(sentence: str, start: int, end: int, new: str,
     noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
     if noun and noun.group(1) not in EN_STOPWORDS and inflect.only_noun(noun.group(1)):
         return None  # "their rival company" names no person: no "their companion company"
+    if re.match(r"\s+of\s+honou?r\b", sentence[end:]):
+        return None  # "guest of honor", "maid of honour": a fixed phrase, no relation
     modifier = re.search(r"(?<!['’])\b([a-z]{3,})\s+$", sentence[:start])
     if modifier and inflect.only_noun(modifier.group(1)):
         return None  # "his business rival", "her school friend": no "business companion"

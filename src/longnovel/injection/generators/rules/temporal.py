@@ -49,6 +49,8 @@ def edits(draft: Draft) -> list[Edit]:
             continue
         if not (_tells_an_event(first, draft.zh) and _tells_an_event(second, draft.zh)):
             continue
+        if draft.commentary_at(i) or draft.commentary_at(i + 1):
+            continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i):
             edit = _swap(draft, i, first, second)
             if edit is not None:
