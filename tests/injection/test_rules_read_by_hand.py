@@ -633,3 +633,20 @@ def test_twenty_first_reading_a_story_framed_by_its_title_is_no_event():
                    "co-pilot and best friend, Larry Dobbin, as he dies.", "temporal",
                    STUDY_PEOPLE)
     assert made == [], made
+
+
+# Twenty-second reading (SQuALITY retellings, seed 1907)
+def test_twenty_second_reading_no_negation_inside_a_when_clause():
+    made = offered("There are twelve people in the bank when it is robbed. Hannah is not at home. "
+                   "Belford is at the gate.", "polarity", STUDY_PEOPLE)
+    assert made and not any("when it is not robbed" in m for m in made), made
+
+
+def test_twenty_second_reading_a_known_name_opening_a_sentence_is_an_antecedent():
+    # Ferdinand is no entity of the window; the summary writes him mid-sentence elsewhere
+    second = ("Unfazed by the next sign, he goes to the porthole and tries to figure out a way "
+              "to open it.")
+    made = offered("Ferdinand is amazed to see the stars, the moon, and another spaceliner take "
+                   "off in space. " + second + " A guard shouts at Ferdinand.", "temporal",
+                   STUDY_PEOPLE)
+    assert not any(m.startswith(second) for m in made), made

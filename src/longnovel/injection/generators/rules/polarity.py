@@ -371,7 +371,7 @@ def _negating_verb(verb: str, lemma: str) -> str | None:
 # A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
 # between): its verb is not negated ("before she cannot answer" is no English).
 _CONCESSIVE = r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas"
-_EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|"
+_EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|[Ww]hen|"
                                rf"{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}

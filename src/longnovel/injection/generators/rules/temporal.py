@@ -120,12 +120,13 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
     if not pronoun:
         return False
     people = set(draft.names("person"))
-    if not draft.zh:  # names the entity list may lack: capitalized words inside a sentence
-        # (each sentence's own first word is a capital, not a name: "Despite having never
-        # met before, he ..." names no one before "he")
-        people.update(w for w in re.findall(r"(?<=\s)[A-Z][a-z]+", first)
-                      + re.findall(r"(?<=\s)[A-Z][a-z]+", second)
-                      if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
+    if not draft.zh:  # names the entity list may lack: capitalized words inside a sentence,
+        # and a sentence's first word only where it is known as a name ("Despite having never
+        # met before, he ..." names no one before "he"; "Ferdinand is amazed" names Ferdinand)
+        words = re.findall(r"(?<=\s)[A-Z][a-z]+", first) + re.findall(r"(?<=\s)[A-Z][a-z]+", second)
+        words += [w for w in re.findall(r"^\W*([A-Z][a-z]+)", first) + re.findall(
+            r"^\W*([A-Z][a-z]+)", second) if w in draft.proper_words]
+        people.update(w for w in words if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
     if not _object(second, pronoun) and any(name in second[: pronoun.start()]
                                             for name in people):
         return False  # "Then Orrin came down to his quay": "his" has Orrin before it
