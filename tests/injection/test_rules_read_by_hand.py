@@ -650,3 +650,10 @@ def test_twenty_second_reading_a_known_name_opening_a_sentence_is_an_antecedent(
                    "off in space. " + second + " A guard shouts at Ferdinand.", "temporal",
                    STUDY_PEOPLE)
     assert not any(m.startswith(second) for m in made), made
+
+
+def test_twenty_third_reading_no_negation_before_a_degree_of_change():
+    """Seed 2008: "Billy was not increasingly stressed by the state of the world"."""
+    made = offered("Billy was increasingly stressed by the state of the world. Hannah is not at "
+                   "home. Belford is at the gate.", "polarity", STUDY_PEOPLE)
+    assert made and not any("not increasingly" in m or "n't increasingly" in m for m in made), made

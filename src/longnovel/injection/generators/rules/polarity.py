@@ -321,8 +321,10 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "her last will and apparel", "with all his might": no modal there
         if re.match(r"\s+(?:been\s+)?(?:only|just|merely|even|also)\b", sentence[m.end():]):
             continue  # "was not only nine days old" reads "not only ... but also"
-        if re.match(r"\s+(?:still|already)\b", sentence[m.end():]):
-            continue  # "Sam is still jaded": "is not still jaded" is no one's English
+        if re.match(r"\s+(?:still|already|increasingly|gradually|progressively)\b",
+                    sentence[m.end():]):
+            continue  # "Sam is still jaded", "was increasingly stressed": no one writes "is
+            # not still jaded", "was not increasingly stressed"
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
         if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):
