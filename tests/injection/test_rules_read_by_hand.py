@@ -657,3 +657,12 @@ def test_twenty_third_reading_no_negation_before_a_degree_of_change():
     made = offered("Billy was increasingly stressed by the state of the world. Hannah is not at "
                    "home. Belford is at the gate.", "polarity", STUDY_PEOPLE)
     assert made and not any("not increasingly" in m or "n't increasingly" in m for m in made), made
+
+
+def test_twenty_fourth_reading_a_word_taken_for_a_name_is_no_stand_in():
+    """Seed 2110: "begs Michael to retract what Please has said"."""
+    people = [{"name": n, "type": "person", "count": c, "gender": g} for n, c, g in (
+        ("Please", 9, None), ("Davis", 5, "m"), ("Michael", 5, "m"), ("Lovelace", 2, "m"))]
+    people = [{k: v for k, v in p.items() if v is not None} for p in people]
+    made = offered("President Davis begs Michael to retract what he has said.", "entity", people)
+    assert made and not any("Please" in m for m in made), made

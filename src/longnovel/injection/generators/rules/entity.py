@@ -296,7 +296,20 @@ def _part_of(part: str, whole: str, zh: bool) -> bool:
 
 
 def _a_word_of_address(name: str, zh: bool) -> bool:
-    return not zh and (name.lower() in _EN_ADDRESS_WORDS or name.lower() in EN_KINSHIP)
+    """A word no one is named: how someone is addressed ("Dad", "Mother"), or a one-word
+    "name" that the dictionary knows as a word and never as a noun ("Please", "Suddenly": a
+    capital at a line of dialogue's start, taken for a name)."""
+    if zh:
+        return False
+    lower = name.lower()
+    if lower in _EN_ADDRESS_WORDS or lower in EN_KINSHIP:
+        return True
+    if " " in name:
+        return False
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(lower)
+    return bool(lemmas) and "NOUN" not in lemmas and "PROPN" not in lemmas
 
 
 _EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "ma", "pa",
