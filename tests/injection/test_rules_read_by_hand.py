@@ -666,3 +666,11 @@ def test_twenty_fourth_reading_a_word_taken_for_a_name_is_no_stand_in():
     people = [{k: v for k, v in p.items() if v is not None} for p in people]
     made = offered("President Davis begs Michael to retract what he has said.", "entity", people)
     assert made and not any("Please" in m for m in made), made
+
+
+def test_a_number_repeated_by_chance_is_still_a_count():
+    """Only a pattern ("forty days and forty nights") keeps a repeated number; "unit 2 ... 2
+    times" is two facts."""
+    made = offered("Summary of unit 2: the ferry crossed 2 times. Hannah waits.", "number",
+                   STUDY_PEOPLE)
+    assert any("crossed 3 times" in m or "crossed 4 times" in m for m in made), made

@@ -229,8 +229,10 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
     if value == 2 and (re.search(r"(?i)\bbetween (?:the )?$", before)
                        or re.match(r"(?i)\s+of (?:them|us|you)\b", after)):
         return None  # "combat between the two of them": the pair just named
-    if re.search(rf"(?i)(?<![\w-]){re.escape(sentence[start:end])}(?![\w-])", before + " " + after):
-        return None  # "forty days and forty nights": a pattern, not two counts
+    n = re.escape(sentence[start:end])
+    if re.match(rf"(?i)\s+[\w'’-]+\s+(?:and|by|after|upon|or)\s+{n}(?![\w-])", after) or \
+            re.search(rf"(?i)(?<![\w-]){n}\s+[\w'’-]+\s+(?:and|by|after|upon|or)\s+$", before):
+        return None  # "forty days and forty nights", "two by two": a pattern, not two counts
     if _EN_NOT_COUNT_BEFORE.search(before):
         return None
     if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:
