@@ -674,3 +674,17 @@ def test_a_number_repeated_by_chance_is_still_a_count():
     made = offered("Summary of unit 2: the ferry crossed 2 times. Hannah waits.", "number",
                    STUDY_PEOPLE)
     assert any("crossed 3 times" in m or "crossed 4 times" in m for m in made), made
+
+
+# Twenty-fifth reading (SQuALITY retellings, seed 2211)
+def test_twenty_fifth_reading_a_number_the_summary_writes_as_a_name_stays():
+    made = offered("Four leaves to play in the meadow, and the family is left to find a way. "
+                   "Joyce, Four's grandmother, waits for three days.", "number", STUDY_PEOPLE)
+    assert made and not any(m.startswith(("Two leaves", "Three leaves", "Five leaves"))
+                            for m in made), made
+
+
+def test_twenty_fifth_reading_all_the_while_stays_second():
+    made = offered("Lethla rebuffs that defense. All the while, Sam is observing the two "
+                   "interact.", "temporal", STUDY_PEOPLE)
+    assert made == [], made

@@ -193,6 +193,9 @@ def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
         kind = _en_kind(sentence, start, end, value, words)
         if kind is None:
             continue
+        if words and sentence[start:end].istitle() and sentence[start:end] in {
+                re.sub(r"['’]s$", "", w) for w in draft.proper_words}:
+            continue  # "Four leaves to play": a name, written "Four's grandmother" elsewhere
         for new_value in _plausible(value, kind, rng):
             text = _written_like(sentence[start:end], new_value, words)
             new = _with_article(splice(sentence, start, end, text), start, text)

@@ -29,7 +29,8 @@ _EN_POINTS_BACK = re.compile(
     r"hence|whence|as it turns out|as it turned out|it turns out|in fact|indeed|"
     r"in the meantime|by then|by now|on this|on that|by this|by that|on the same|that same|"
     r"this same|just then|right then|even then|only then|while there|while here|once there|"
-    r"at that moment|at this moment|at this point|at that point)\b")
+    r"at that moment|at this moment|at this point|at that point|all the while|all along|"
+    r"all this time|during this time|during that time)\b")
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
