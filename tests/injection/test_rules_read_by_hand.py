@@ -513,19 +513,47 @@ def test_seventeenth_reading_a_stand_in_agrees_with_the_pronoun_after_it():
     assert made and not any("Ann Clotilde" in m for m in made), made
 
 
-# Eighteenth reading (SQuALITY retellings, seed 1503)
-@pytest.mark.parametrize("summary,type_id,never", [
+# Later readings (SQuALITY retellings): (summary, type, what must never be offered, the
+# window's people); each reading's rows are named by its seed
+NIGHT_READINGS = [
+    # eighteenth reading, seed 1503
     ("It is four AM in the morning; suddenly, Belford disappears. Hannah sleeps in the evening.",
-     "number", "AM in the evening"),
+     "number", "AM in the evening", PEOPLE),
     ("He brings with him newspapers from the present day. Belford brings the letter to Hannah.",
-     "event", "sends with him"),
+     "event", "sends with him", PEOPLE),
     ("The creature tells them they will be brought to their place. Belford brings the letter to "
-     "Hannah.", "event", "be sent"),
+     "Hannah.", "event", "be sent", PEOPLE),
     ("With no choice, Hannah accepts the offer. Belford accepts the gift.", "event",
-     "Hannah refuses"),
-])
-def test_eighteenth_reading(summary, type_id, never):
-    made = offered(summary, type_id)
+     "Hannah refuses", PEOPLE),
+    # nineteenth reading, seed 1604
+    ("Caldwell follows them into the Room of the Dreamer. Belford follows Hannah home.", "event",
+     "avoids", STUDY_PEOPLE),
+    ("Split followed their rules dutifully. Belford follows Hannah home.", "event",
+     "their rules", STUDY_PEOPLE),
+    ("Asa refuses to give them the egg until he loads Kershaw. Belford refuses the gift.",
+     "event", "the egg until", STUDY_PEOPLE),
+    ("During the forty days and forty nights he spends with them he falls in love. Hannah waits "
+     "for seven hours.", "number", "nights he spends", STUDY_PEOPLE),
+    ("Antlers admits he set up the device to sabotage his business rival. Belford's brother "
+     "waits. Hannah's companion sings.", "relation", "business", STUDY_PEOPLE),
+    # twentieth reading, seed 1705
+    ("It has been only ten years for the passengers aboard. Hannah does not sleep. Belford "
+     "is at home.", "polarity", "not been only", STUDY_PEOPLE),
+    ("Wass dies screaming at whatever had broken the glass. Lovelace dies in his sleep.",
+     "event", "survives screaming", STUDY_PEOPLE),
+    ("All men have either died in wars or gone off to the planets. Lovelace dies in his sleep.",
+     "event", "survived in wars", STUDY_PEOPLE),
+    # twenty-first reading, seed 1806
+    ("The three robbers, who look like triplets, all wear the same outfits. Hannah waits for "
+     "five hours.", "number", "robbers, who look like triplets", STUDY_PEOPLE),
+    ("Magnan introduces Slock as guest of honor. Belford's brother waits. Hannah's friend "
+     "sings.", "relation", "of honor", STUDY_PEOPLE),
+]
+
+
+@pytest.mark.parametrize("summary,type_id,never,people", NIGHT_READINGS)
+def test_a_kind_found_in_a_later_reading_is_never_offered(summary, type_id, never, people):
+    made = offered(summary, type_id, people)
     assert made and not any(never in m for m in made), made
 
 
@@ -554,23 +582,6 @@ def test_eighteenth_reading_things_that_come_two_to_a_person():
                    "waits at home.", "number", STUDY_PEOPLE) == []
 
 
-# Nineteenth reading (SQuALITY retellings, seed 1604)
-@pytest.mark.parametrize("summary,type_id,never", [
-    ("Caldwell follows them into the Room of the Dreamer. Belford follows Hannah home.", "event",
-     "avoids"),
-    ("Split followed their rules dutifully. Belford follows Hannah home.", "event", "their rules"),
-    ("Asa refuses to give them the egg until he loads Kershaw. Belford refuses the gift.",
-     "event", "the egg until"),
-    ("During the forty days and forty nights he spends with them he falls in love. Hannah waits "
-     "for seven hours.", "number", "nights he spends"),
-    ("Antlers admits he set up the device to sabotage his business rival. Belford's brother "
-     "waits. Hannah's companion sings.", "relation", "business"),
-])
-def test_nineteenth_reading(summary, type_id, never):
-    made = offered(summary, type_id, STUDY_PEOPLE)
-    assert made and not any(never in m for m in made), made
-
-
 def test_nineteenth_reading_a_place_told_twice_in_its_sentence_stays():
     entities = STUDY_PEOPLE + [{"name": n, "type": "place", "count": 4}
                                for n in ("Venus", "Luna City", "White Sands")]
@@ -586,20 +597,6 @@ def test_nineteenth_reading_a_thing_had_is_no_event_in_time():
     assert made == [], made
 
 
-# Twentieth reading (SQuALITY retellings, seed 1705)
-@pytest.mark.parametrize("summary,type_id,never", [
-    ("It has been only ten years for the passengers aboard. Hannah does not sleep. Belford "
-     "is at home.", "polarity", "not been only"),
-    ("Wass dies screaming at whatever had broken the glass. Lovelace dies in his sleep.",
-     "event", "survives screaming"),
-    ("All men have either died in wars or gone off to the planets. Lovelace dies in his sleep.",
-     "event", "survived in wars"),
-])
-def test_twentieth_reading(summary, type_id, never):
-    made = offered(summary, type_id, STUDY_PEOPLE)
-    assert made and not any(never in m for m in made), made
-
-
 def test_twentieth_reading_the_pair_just_named_keeps_its_two():
     assert offered("Retief gets Hoshick to agree to combat between the two of them. Hannah "
                    "waits.", "number", STUDY_PEOPLE) == []
@@ -610,18 +607,6 @@ def test_twentieth_reading_no_connective_before_a_subordinate_clause():
                    "and cry. Then the captain's wife, Lesra, worries about what happened to "
                    "Earth.", "temporal", STUDY_PEOPLE)
     assert not any("Then though" in m for m in made), made
-
-
-# Twenty-first reading (SQuALITY retellings, seed 1806)
-@pytest.mark.parametrize("summary,type_id,never", [
-    ("The three robbers, who look like triplets, all wear the same outfits. Hannah waits for "
-     "five hours.", "number", "robbers, who look like triplets"),
-    ("Magnan introduces Slock as guest of honor. Belford's brother waits. Hannah's friend "
-     "sings.", "relation", "of honor"),
-])
-def test_twenty_first_reading(summary, type_id, never):
-    made = offered(summary, type_id, STUDY_PEOPLE)
-    assert made and not any(never in m for m in made), made
 
 
 def test_twenty_first_reading_a_story_framed_by_its_title_is_no_event():
