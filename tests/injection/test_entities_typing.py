@@ -123,3 +123,15 @@ def test_a_rank_written_short_is_no_person():
             "Chandler laughed. Lt walked home.")
     found = {e["name"]: e["type"] for e in extract_entities(text, "en")}
     assert found == {"Chandler": "person"}
+
+
+def test_a_family_named_with_the_is_no_place():
+    """"the Durants came back from that place" became "the Emerald Star Hotel came back" in two
+    hand readings: "the Durants" was typed a place from one "in the Durants"."""
+    text = ("That's where the Durants went two years ago! The cure the Martian springs had "
+            "effected in the Durants was wonderful. Bella walked into the Emerald Star Hotel. "
+            "Bella sat in the Emerald Star Hotel. They crossed the Alps, and in the Alps they "
+            "rested, and beyond the Alps they slept.")
+    found = {e["name"]: e["type"] for e in extract_entities(text, "en")}
+    assert found.get("Durants") != "place", found
+    assert found.get("Alps") == "place", found

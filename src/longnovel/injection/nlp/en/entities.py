@@ -390,6 +390,10 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
         # "on" is as often about time ("on the Long Tide") as about place: half weight
         spatial = sum(0.5 if w2 == "on" else 1 for w2 in with_the
                       if w2 in EN_SPATIAL_PREPOSITIONS)
+        if len(words) == 1 and _plural_looking(name):
+            # "the Durants went ...", "in the Durants": a family as often as a place (the
+            # Alps, the Hebrides): a place only when it is mostly where things are
+            return "place" if spatial * 2 > len(with_the) else None
         return "place" if spatial * 4 >= len(with_the) else None
     person = _person_score(s)
     if person >= _needed(name, lower) and person > s.place:
@@ -397,6 +401,10 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     if s.place >= 2 and s.place >= 0.5 * n or s.placed >= 2 and s.placed >= 0.6 * n:
         return "place"
     return None
+
+
+def _plural_looking(name: str) -> bool:
+    return name.endswith("s") and not name.endswith(("ss", "us", "is", "'s", "’s"))
 
 
 def _person_score(s: _Seen) -> float:
