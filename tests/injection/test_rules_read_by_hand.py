@@ -673,3 +673,13 @@ def test_twenty_fifth_reading_all_the_while_stays_second():
     made = offered("Lethla rebuffs that defense. All the while, Sam is observing the two "
                    "interact.", "temporal", STUDY_PEOPLE)
     assert made == [], made
+
+
+def test_twenty_sixth_reading_a_month_outside_a_time_is_a_person():
+    """Seed 2312: "all people should look like June, a member of the party" became
+    "September"."""
+    made = offered("Patrick thinks all people should look like June, a member of the party. In "
+                   "June of 1995, Ben graduates.", "number", STUDY_PEOPLE)
+    assert made and not any("look like" in m and "look like June" not in m for m in made), made
+    assert any(m.startswith("In July") or m.startswith("In May") or m.startswith("In August")
+               for m in made), made

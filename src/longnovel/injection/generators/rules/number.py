@@ -369,10 +369,22 @@ def _en_name_changes(sentence: str) -> list[tuple[str, str]]:
                     continue
                 if re.match(r"['’]s\b", sentence[m.end():]):
                     continue  # "June's boyfriend": a person named June, no month
+                if names is _MONTHS and not _in_time(sentence[: m.start()], sentence[m.end():]):
+                    continue  # "should look like June, a member of the party": a person
                 for step in (1, 2, 3, -1, -2, -3):
                     other = names[(k + step) % len(names)]
                     out.append(("time", splice(sentence, m.start(), m.end(), other)))
     return out
+
+
+def _in_time(before: str, after: str) -> bool:
+    """Is a month name where a time is told: after "in", "of", "since", "until", "by", "last",
+    "next", "early", "late", "mid", "every", "that", "this", "through", "during", before or
+    after a day's or a year's number ("June 3", "3 June", "June of 1995", "June, 1995")?"""
+    return bool(re.search(r"(?i)\b(?:in|of|since|until|till|by|last|next|early|late|mid|"
+                          r"every|that|this|through|during|from|to|before|after|each)\s+$",
+                          before) or re.search(r"\d\s*(?:st|nd|rd|th)?\s+$", before)
+                or re.match(r"\s*(?:of\s+|,\s*)?\d", after))
 
 
 def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:
