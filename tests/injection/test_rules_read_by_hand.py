@@ -683,3 +683,13 @@ def test_twenty_sixth_reading_a_month_outside_a_time_is_a_person():
     assert made and not any("look like" in m and "look like June" not in m for m in made), made
     assert any(m.startswith("In July") or m.startswith("In May") or m.startswith("In August")
                for m in made), made
+
+
+def test_twenty_seventh_reading_a_persons_full_name_ending_like_a_place_stays():
+    """Seed 2413 (and 1301): "they hurry to stop Antlers Park" became "stop Swamp City"."""
+    entities = STUDY_PEOPLE + [{"name": "Antlers", "type": "person", "count": 6}] + [
+        {"name": n, "type": "place", "count": 4} for n in ("Antlers Park", "Swamp City",
+                                                          "Green Flame Mine")]
+    made = offered("Antlers admits the plan. Billy and Annie hurry to stop Antlers Park. They "
+                   "ride to Green Flame Mine.", "entity", entities)
+    assert made and not any("stop Swamp City" in m or "stop Green Flame" in m for m in made), made

@@ -469,6 +469,10 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 else None
             if kind == "place" and not draft.zh and _derived_word_in(sentence, name, start, end):
                 continue  # "flew to Venus ..., arrived in a Venusian bar": told twice
+            if kind == "place" and not draft.zh and " " in name and \
+                    name.split()[0] in draft.names("person"):
+                continue  # "they hurry to stop Antlers Park": Antlers is a person, and so is
+                # his full name, whatever its last word
             for other in _stand_ins(draft, kind, name, names, present):
                 if repeats_a_name(sentence, other, draft.zh):
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
