@@ -693,3 +693,13 @@ def test_twenty_seventh_reading_a_persons_full_name_ending_like_a_place_stays():
     made = offered("Antlers admits the plan. Billy and Annie hurry to stop Antlers Park. They "
                    "ride to Green Flame Mine.", "entity", entities)
     assert made and not any("stop Swamp City" in m or "stop Green Flame" in m for m in made), made
+
+
+def test_no_one_fails_to_do_what_befalls_them():
+    """Seeds 1402 and 1705: "When Hogey keeps walking, he fails to step into a concrete mixer
+    with sand and falls"."""
+    summary = ("Hannah refuses to eat. When Hogey keeps walking, he steps into a concrete mixer "
+               "and falls. Belford opens the gate.")
+    made = offered(summary, "polarity", STUDY_PEOPLE)
+    assert not any("to step into" in m for m in made), made
+    assert any("refuses to open" in m or "fails to open" in m for m in made), made

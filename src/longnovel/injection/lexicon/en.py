@@ -354,6 +354,12 @@ EN_REPORTING_VERBS = ("said", "says", "knew", "knows", "found", "finds", "though
 EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",
                               "discover", "think", "believe", "understand", "remember", "hear",
                               "feel", "say", "tell", "seem", "appear"})
+# What befalls someone rather than what they do (lemmas): no one "fails to" or "refuses to"
+# step into a mixer by accident, fall, or faint ("he fails to step into a concrete mixer").
+EN_INVOLUNTARY_VERBS = frozenset({"step", "fall", "trip", "slip", "stumble", "faint", "collapse",
+                                  "die", "drown", "crash", "sneeze", "cough", "shiver", "bleed",
+                                  "sob", "cry", "weep", "tremble", "sink", "lose", "suffer",
+                                  "age", "sleep", "dream", "wake", "choke", "vomit", "bump"})
 # Words a clause can open with when it has its own subject ("the", "his", a name follows).
 EN_SUBJECT_OPENERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "this",
                       "that", "these", "those", "some", "every", "each", "no", "both", "all",

@@ -10,6 +10,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
+    EN_INVOLUNTARY_VERBS,
     EN_KNOWING_VERBS,
     EN_NEGATED_AUXILIARIES,
     EN_NEVER_SKIP,
@@ -346,6 +347,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):
                     break  # "manages to kill" is no "refuses to manage to kill"
+                if verb_lemma(m.group(2)) in EN_INVOLUNTARY_VERBS:
+                    break  # "he fails to step into a concrete mixer": it befell him
                 if verb_lemma(m.group(2)) in EN_KNOWING_VERBS or re.match(
                         r"\s+(?:that|if|whether|what|how|why)\b", sentence[m.end(2):]):
                     break  # one finds or knows a thing, one does not refuse to: "he refuses
