@@ -580,6 +580,8 @@ def test_eighteenth_reading_a_word_of_address_is_no_name():
 def test_eighteenth_reading_things_that_come_two_to_a_person():
     assert offered("While they are in the valley, the two parents die from old age. Hannah "
                    "waits at home.", "number", STUDY_PEOPLE) == []
+    assert offered("While they are in the valley, the two men die from old age. Hannah waits "
+                   "at home.", "number", STUDY_PEOPLE)  # two of anything else is a count
 
 
 def test_nineteenth_reading_a_place_told_twice_in_its_sentence_stays():
@@ -591,15 +593,18 @@ def test_nineteenth_reading_a_place_told_twice_in_its_sentence_stays():
 
 
 def test_nineteenth_reading_a_thing_had_is_no_event_in_time():
-    made = offered("Harry has those memory problems because his real memory is coming. As soon "
-                   "as Harry realizes what is going on, he forgets it again.", "temporal",
-                   STUDY_PEOPLE)
+    later = "As soon as Harry realizes what is going on, he forgets it again."
+    made = offered("Harry has those memory problems because his real memory is coming. " + later,
+                   "temporal", STUDY_PEOPLE)
     assert made == [], made
+    # an event in its place is swapped
+    assert offered("Harry visits the doctor in the morning. " + later, "temporal", STUDY_PEOPLE)
 
 
 def test_twentieth_reading_the_pair_just_named_keeps_its_two():
     assert offered("Retief gets Hoshick to agree to combat between the two of them. Hannah "
                    "waits.", "number", STUDY_PEOPLE) == []
+    assert offered("Retief fights the two guards. Hannah waits.", "number", STUDY_PEOPLE)
 
 
 def test_twentieth_reading_no_connective_before_a_subordinate_clause():
@@ -614,10 +619,10 @@ def test_twenty_first_reading_a_story_framed_by_its_title_is_no_event():
 
     assert is_commentary("Galactic Ghost begins with death.", "en")
     assert not is_commentary("John Willard takes care of his co-pilot.", "en")
-    made = offered("Galactic Ghost begins with death. John Willard is taking care of his "
-                   "co-pilot and best friend, Larry Dobbin, as he dies.", "temporal",
-                   STUDY_PEOPLE)
+    later = "John Willard is taking care of his co-pilot and best friend, Larry Dobbin, as he dies."
+    made = offered("Galactic Ghost begins with death. " + later, "temporal", STUDY_PEOPLE)
     assert made == [], made
+    assert offered("The ship lands on the moon. " + later, "temporal", STUDY_PEOPLE)
 
 
 # Twenty-second reading (SQuALITY retellings, seed 1907)
@@ -673,6 +678,8 @@ def test_twenty_fifth_reading_all_the_while_stays_second():
     made = offered("Lethla rebuffs that defense. All the while, Sam is observing the two "
                    "interact.", "temporal", STUDY_PEOPLE)
     assert made == [], made
+    assert offered("Lethla rebuffs that defense. Sam observes the two interact.", "temporal",
+                   STUDY_PEOPLE)
 
 
 def test_twenty_sixth_reading_a_month_outside_a_time_is_a_person():

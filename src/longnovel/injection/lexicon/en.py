@@ -99,7 +99,8 @@ EN_FUNCTION_WORDS = frozenset(re.findall(r"\w+",
     "may might must one two three four five six seven eight nine ten eleven twelve thirteen "
     "fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty "
     "seventy eighty ninety hundred thousand million first second third fourth fifth sixth "
-    "seventh eighth ninth tenth eleventh twelfth twentieth half dozen o'clock"))
+    "seventh eighth ninth tenth eleventh twelfth twentieth half dozen o'clock "
+    "hers ours theirs yours none"))
 
 # --- relation words ---------------------------------------------------------------------------
 # replace: one stated relationship or identity becomes another one.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from longnovel.injection.lexicon.en import EN_FUNCTION_WORDS
+
 
 @lru_cache(maxsize=65536)
 def verb_lemmas(word: str) -> tuple[str, ...]:
@@ -21,20 +23,19 @@ def is_base_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def only_noun(word: str) -> bool:
-    """Does lemminflect's dictionary know ``word`` as a noun and as nothing else ("company",
-    "officer"; not "ship", "walks")?"""
+def word_classes(word: str) -> frozenset[str]:
+    """The parts of speech lemminflect's dictionary knows ``word`` (any case) as: "NOUN",
+    "VERB", "ADJ", "ADV", "AUX"; empty for a word it does not know."""
     from lemminflect import getAllLemmas
 
-    word = word.lower()
-    return word not in _CLOSED_CLASS and set(getAllLemmas(word)) == {"NOUN"}
+    return frozenset(getAllLemmas(word.lower()))
 
 
-# Pronouns and determiners, which lemminflect's dictionary also lists as nouns ("his", "that")
-_CLOSED_CLASS = frozenset(("his", "her", "hers", "their", "theirs", "its", "our", "ours", "your",
-                           "yours", "my", "mine", "this", "that", "these", "those", "whose",
-                           "which", "what", "who", "whom", "the", "a", "an", "some", "any",
-                           "each", "every", "either", "neither", "both", "all", "one", "none"))
+def only_noun(word: str) -> bool:
+    """Is ``word`` a content word lemminflect's dictionary knows as a noun and as nothing else
+    ("company", "officer"; not "ship", "walks", nor "his" or "that", which it also lists as
+    nouns: the lexicon's function words are left out)?"""
+    return word.lower() not in EN_FUNCTION_WORDS and word_classes(word) == {"NOUN"}
 
 
 @lru_cache(maxsize=65536)

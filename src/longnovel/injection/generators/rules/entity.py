@@ -34,6 +34,7 @@ from longnovel.injection.lexicon.zh import (
     ZH_SURNAMES,
     ZH_TITLES,
 )
+from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.en.entities import HONORIFICS
 from longnovel.injection.nlp.script import to_simplified
 from longnovel.injection.nlp.text import changed_parts
@@ -304,12 +305,8 @@ def _a_word_of_address(name: str, zh: bool) -> bool:
     lower = name.lower()
     if lower in _EN_ADDRESS_WORDS or lower in EN_KINSHIP:
         return True
-    if " " in name:
-        return False
-    from lemminflect import getAllLemmas
-
-    lemmas = getAllLemmas(lower)
-    return bool(lemmas) and "NOUN" not in lemmas and "PROPN" not in lemmas
+    classes = inflect.word_classes(name) if " " not in name else frozenset()
+    return bool(classes) and "NOUN" not in classes
 
 
 _EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "ma", "pa",

@@ -16,6 +16,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, splice
+from longnovel.injection.lexicon.en import EN_DATE_BEFORE
 from longnovel.injection.nlp.numerals import (
     CN_NUMERAL_CHARS,
     EN_NUMBER_WORDS,
@@ -193,8 +194,7 @@ def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
         kind = _en_kind(sentence, start, end, value, words)
         if kind is None:
             continue
-        if words and sentence[start:end].istitle() and sentence[start:end] in {
-                re.sub(r"['’]s$", "", w) for w in draft.proper_words}:
+        if words and sentence[start:end].istitle() and sentence[start:end] in _names(draft):
             continue  # "Four leaves to play": a name, written "Four's grandmother" elsewhere
         for new_value in _plausible(value, kind, rng):
             text = _written_like(sentence[start:end], new_value, words)
@@ -203,6 +203,12 @@ def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
     out += _en_name_changes(sentence)
     out += _en_time_word_changes(draft, sentence)
     return out
+
+
+def _names(draft: Draft) -> set[str]:
+    """The summary's proper words without a possessive ending ("Four's" -> "Four")."""
+    return draft.memo("number_names", lambda: {re.sub(r"['’]s$", "", w)
+                                               for w in draft.proper_words})
 
 
 def _en_numbers(sentence: str) -> list[tuple[int, int, int, bool]]:
@@ -225,17 +231,8 @@ def _en_kind(sentence: str, start: int, end: int, value: int, words: bool) -> st
         return None
     if words and sentence[start:end].istitle() and before.strip():
         return None  # a name: "Seven Dials", "the Four Winds"
-    if _told_again(before + "#" + after, after, value):
+    if _told_again(before, sentence[start:end], after, value):
         return None
-    if value == 2 and _EN_PAIRED.match(after):
-        return None  # "the two parents": no one has four
-    if value == 2 and (re.search(r"(?i)\bbetween (?:the )?$", before)
-                       or re.match(r"(?i)\s+of (?:them|us|you)\b", after)):
-        return None  # "combat between the two of them": the pair just named
-    n = re.escape(sentence[start:end])
-    if re.match(rf"(?i)\s+[\w'’-]+\s+(?:and|by|after|upon|or)\s+{n}(?![\w-])", after) or \
-            re.search(rf"(?i)(?<![\w-]){n}\s+[\w'’-]+\s+(?:and|by|after|upon|or)\s+$", before):
-        return None  # "forty days and forty nights", "two by two": a pattern, not two counts
     if _EN_NOT_COUNT_BEFORE.search(before):
         return None
     if not words and 1000 <= value <= 2100 and "," not in sentence[start:end]:
@@ -273,12 +270,26 @@ _EN_PRESUPPOSE_THREE = re.compile(r"(?i)\b(?:triplets?|trio|threesome|third one)
 _EN_MEMBERS_LISTED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*:")
 
 
-def _told_again(sentence: str, after: str, value: int) -> bool:
-    """Does ``sentence`` (the number taken out) state the number of ``value`` again, by words
-    that presuppose two or by naming the members it counts?"""
-    return value == 2 and bool(_EN_PRESUPPOSE_TWO.search(sentence)) or \
-        value == 3 and bool(_EN_PRESUPPOSE_THREE.search(sentence)) or \
-        bool(_EN_MEMBERS_NAMED.match(after) or _EN_MEMBERS_LISTED.match(after))
+def _told_again(before: str, number: str, after: str, value: int) -> bool:
+    """Does the sentence fix the number of ``value`` by more than the number itself: words
+    that presuppose two or three, the members it counts named or listed after it, a pair just
+    named ("between the two of them"), things two to a person ("the two parents"), or the
+    same number in a pattern ("forty days and forty nights", "two by two")?"""
+    rest = before + "#" + after
+    if value == 2 and (_EN_PRESUPPOSE_TWO.search(rest) or _EN_PAIRED.match(after)
+                       or re.search(r"(?i)\bbetween (?:the )?$", before)
+                       or re.match(r"(?i)\s+of (?:them|us|you)\b", after)):
+        return True
+    if value == 3 and _EN_PRESUPPOSE_THREE.search(rest):
+        return True
+    if _EN_MEMBERS_NAMED.match(after) or _EN_MEMBERS_LISTED.match(after):
+        return True
+    n = re.escape(number)
+    return bool(re.match(rf"(?i)\s+[\w'’-]+\s+{_PATTERN_JOIN}\s+{n}(?![\w-])", after)
+                or re.search(rf"(?i)(?<![\w-]){n}\s+[\w'’-]+\s+{_PATTERN_JOIN}\s+$", before))
+
+
+_PATTERN_JOIN = r"(?:and|by|after|upon|or)"
 
 
 def _vague(before: str, number: str, after: str) -> bool:
@@ -378,13 +389,16 @@ def _en_name_changes(sentence: str) -> list[tuple[str, str]]:
 
 
 def _in_time(before: str, after: str) -> bool:
-    """Is a month name where a time is told: after "in", "of", "since", "until", "by", "last",
-    "next", "early", "late", "mid", "every", "that", "this", "through", "during", before or
-    after a day's or a year's number ("June 3", "3 June", "June of 1995", "June, 1995")?"""
-    return bool(re.search(r"(?i)\b(?:in|of|since|until|till|by|last|next|early|late|mid|"
-                          r"every|that|this|through|during|from|to|before|after|each)\s+$",
-                          before) or re.search(r"\d\s*(?:st|nd|rd|th)?\s+$", before)
+    """Is a month name where a time is told: after a word that leads to a date (the
+    lexicon's ``EN_DATE_BEFORE``, "in", "last", "early" ...), or before or after a day's or a
+    year's number ("June 3", "3 June", "June of 1995", "June, 1995")?"""
+    return bool(_MONTH_BEFORE.search(before) or re.search(r"\d\s*(?:st|nd|rd|th)?\s+$", before)
                 or re.match(r"\s*(?:of\s+|,\s*)?\d", after))
+
+
+_MONTH_BEFORE = re.compile(r"(?i)\b(?:{})\s+$".format("|".join(sorted(
+    EN_DATE_BEFORE | {"in", "of", "by", "last", "next", "early", "late", "mid", "every",
+                      "that", "this", "through", "from", "to", "before", "after", "each"}))))
 
 
 def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:

@@ -105,10 +105,9 @@ def _keeps_company(draft: Draft, old: str, new: str) -> bool:
     """Does the summary already use every negator this change brings in, and keep one of
     every negator it takes out?"""
     summary = draft.memo("negator_counts", lambda: _negator_counts(draft.summary, draft.zh))
-    a, old_end, new_end = changed_parts(old, new)
-    a = max(0, a - 8)  # the changed part and enough around it to hold a negator whole
-    before = _negator_counts(old[a : old_end + 8], draft.zh)
-    after = _negator_counts(new[a : new_end + 8], draft.zh)
+    old_part, new_part = _changed_words(old, new)
+    before = _negator_counts(old_part, draft.zh)
+    after = _negator_counts(new_part, draft.zh)
     for word, count in summary.items():
         moved = after[word] - before[word]
         if moved > 0 and count < 1 or moved < 0 and count + moved < 1:
@@ -163,20 +162,21 @@ def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
     return [e for k, e in enumerate(edits) if k not in dropped]
 
 
-def _changed_words(edit: Edit) -> tuple[str, str]:
-    old, new = edit.original_span, edit.hallucinated_span
+def _changed_words(old: str, new: str) -> tuple[str, str]:
+    """The changed part of ``old`` and of ``new``, with 8 characters on each side: enough to
+    hold a negator or a construction ("does not", "cannot") whole."""
     a, old_end, new_end = changed_parts(old, new)
     a = max(0, a - 8)
     return old[a : old_end + 8], new[a : new_end + 8]
 
 
 def _takes_out_cannot(edit: Edit) -> bool:
-    old, new = _changed_words(edit)
+    old, new = _changed_words(edit.original_span, edit.hallucinated_span)
     return len(_CANNOT.findall(old)) > len(_CANNOT.findall(new))
 
 
 def _brings_in_never(edit: Edit) -> bool:
-    old, new = _changed_words(edit)
+    old, new = _changed_words(edit.original_span, edit.hallucinated_span)
     return len(_NEVER.findall(new)) > len(_NEVER.findall(old))
 
 
@@ -210,9 +210,7 @@ def _in_the_writers_constructions(draft: Draft, edits: list[Edit]) -> list[Edit]
     used = _constructions(draft.summary)
 
     def construction(edit: Edit) -> set[str]:
-        old, new = edit.original_span, edit.hallucinated_span
-        a, _, new_end = changed_parts(old, new)
-        return _constructions(new[max(0, a - 8) : new_end + 8])
+        return _constructions(_changed_words(edit.original_span, edit.hallucinated_span)[1])
 
     own = [e for e in edits if e.subtype == "negate" and construction(e) & used]
     if not own:
@@ -268,7 +266,9 @@ def _en_style(draft: Draft) -> _Style:
                                for form in group) | written
         return _Style(contracted, bool(re.search(r"\b[Nn]ever\b", text)),
                       bool(_EN_DO_SUPPORTED.search(text)),
-                      max(set(apostrophes), key=apostrophes.count) if found else "'")
+                      # the commoner one, the first written on a tie (not a set's order,
+                      # which changes with each process's string hashing)
+                      max(apostrophes, key=apostrophes.count) if found else "'")
     return draft.memo("negation_style", style)
 
 
@@ -320,19 +320,15 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue
         if m.group().lower() in _MODALS and not _verb_follows(sentence[m.end():]):
             continue  # "her last will and apparel", "with all his might": no modal there
-        if re.match(r"\s+(?:been\s+)?(?:only|just|merely|even|also)\b", sentence[m.end():]):
-            continue  # "was not only nine days old" reads "not only ... but also"
-        if re.match(r"\s+(?:still|already|increasingly|gradually|progressively)\b",
-                    sentence[m.end():]):
-            continue  # "Sam is still jaded", "was increasingly stressed": no one writes "is
-            # not still jaded", "was not increasingly stressed"
+        if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
+            continue
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
         if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):
             continue  # "was to have supped", "may have made": no "to have not supped", "may
             # have not made" (the modal is negated instead)
-        if re.match(r"\s+(?:only|just|merely|even|also|still|already)\b", sentence[m.end():]):
-            continue  # "has been only ten years": no "has not been only"
+        if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
+            continue
         if _is_participle(m.group(2)) and not in_before_clause(m.start()):
             out.append(_negated_aux(sentence, m, style, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
@@ -360,6 +356,13 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
                     # liberty, which he refuses to accept"
                     out.append(splice(sentence, m.start(2), m.end(2), verb))
     return out
+
+
+# Words after an auxiliary that no "not" goes before: "was not only nine days old" reads "not
+# only ... but also"; no one writes "is not still jaded", "has not been only ten years", "was
+# not increasingly stressed".
+_EN_NO_NOT_BEFORE = re.compile(r"\s+(?:been\s+)?(?:only|just|merely|even|also|still|already|"
+                               r"increasingly|gradually|progressively)\b")
 
 
 def _negating_verb(verb: str, lemma: str) -> str | None:

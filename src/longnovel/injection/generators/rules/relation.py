@@ -24,7 +24,6 @@ from longnovel.injection.lexicon.en import (
     EN_RELATION_INVENT,
     EN_RELATION_REPLACE,
     EN_RELATION_SIDES,
-    EN_STOPWORDS,
     EN_UNOWNED_RELATIONS,
 )
 from longnovel.injection.lexicon.zh import (
@@ -100,7 +99,7 @@ def _fit(sentence: str, start: int, end: int, new: str,
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
     noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
-    if noun and noun.group(1) not in EN_STOPWORDS and inflect.only_noun(noun.group(1)):
+    if noun and inflect.only_noun(noun.group(1)):
         return None  # "their rival company" names no person: no "their companion company"
     if re.match(r"\s+of\s+honou?r\b", sentence[end:]):
         return None  # "guest of honor", "maid of honour": a fixed phrase, no relation

@@ -83,17 +83,18 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
 _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([a-z]+)")
 
 
-_EN_MODAL_STATEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:must|should|ought to|may|might|"
-                                 r"can|could|cannot)\b"
-                                 # a thing had: "Harry has those memory problems because ..."
-                                 r"|^[A-Z][\w'’ -]{0,40}? (?:has|have|had) (?:those|these|no|"
-                                 r"many|some|a lot of|problems|trouble)\b")
+# A rule or a possibility ("The city must be kept a secret") or a thing had ("Harry has those
+# memory problems because ..."): no event in time either.
+_EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|may|might|can|"
+                          r"could|cannot)\b|(?:has|have|had) (?:those|these|no|many|some|"
+                          r"a lot of|problems|trouble)\b)")
 
 
 def _a_state(sentence: str) -> bool:
-    if _EN_MODAL_STATEMENT.match(split_opener(sentence, False)[1]):
-        return True  # "The city must be kept a secret": a rule or a possibility, no event
-    m = _EN_BE_COMPLEMENT.match(split_opener(sentence, False)[1])
+    body = split_opener(sentence, False)[1]
+    if _EN_NO_EVENT.match(body):
+        return True
+    m = _EN_BE_COMPLEMENT.match(body)
     if not m:
         return False
     word = m.group(1)
@@ -124,10 +125,12 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
     if not draft.zh:  # names the entity list may lack: capitalized words inside a sentence,
         # and a sentence's first word only where it is known as a name ("Despite having never
         # met before, he ..." names no one before "he"; "Ferdinand is amazed" names Ferdinand)
-        words = re.findall(r"(?<=\s)[A-Z][a-z]+", first) + re.findall(r"(?<=\s)[A-Z][a-z]+", second)
-        words += [w for w in re.findall(r"^\W*([A-Z][a-z]+)", first) + re.findall(
-            r"^\W*([A-Z][a-z]+)", second) if w in draft.proper_words]
-        people.update(w for w in words if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
+        for sentence in (first, second):
+            words = re.findall(r"(?<=\s)[A-Z][a-z]+", sentence)
+            opener = re.match(r"\W*([A-Z][a-z]+)", sentence)
+            if opener and opener.group(1) in draft.proper_words:
+                words.append(opener.group(1))
+            people.update(w for w in words if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
     if not _object(second, pronoun) and any(name in second[: pronoun.start()]
                                             for name in people):
         return False  # "Then Orrin came down to his quay": "his" has Orrin before it
