@@ -36,23 +36,26 @@ def unit_texts(batches, wanted: set[Unit]) -> dict[Unit, tuple[str, str]]:
     return dict(sorted(units.items()))
 
 
-def unit_entities(model: str, batches, wanted: set[Unit], runner) -> tuple[dict, Counter]:
+def unit_entities(model: str, batches, wanted: set[Unit], runner,
+                  workers: int | None = None) -> tuple[dict, Counter]:
     """Entities per unit of ``wanted`` and the failures by reason: ``model`` ``lexical`` or
-    ``spacy`` (``LOCAL_EXTRACTORS``), or the name of the model to ask (through ``runner``; a
-    failed extraction falls back to the lexical one). ``batches`` as for ``unit_texts``."""
+    ``spacy`` (``LOCAL_EXTRACTORS``, over ``workers`` processes: default the cores available),
+    or the name of the model to ask (through ``runner``; a failed extraction falls back to the
+    lexical one). ``batches`` as for ``unit_texts``."""
     if model in LOCAL_EXTRACTORS:
-        return lexical_unit_entities(batches, wanted, model), Counter()
+        return lexical_unit_entities(batches, wanted, model, workers), Counter()
     from longnovel.injection.generators.llm.entities import model_unit_entities
 
     return model_unit_entities(unit_texts(batches, wanted), model, runner)
 
 
-def lexical_unit_entities(batches, wanted: set[Unit], backend: str = "lexical") -> dict:
+def lexical_unit_entities(batches, wanted: set[Unit], backend: str = "lexical",
+                          workers: int | None = None) -> dict:
     """Lexical entities of every unit in ``wanted``, a row batch at a time (the units' texts
-    are never all in memory), extracted on one process pool (``backend`` as for
-    ``EntityExtractor``)."""
+    are never all in memory), extracted on one pool of ``workers`` processes (``backend`` and
+    ``workers`` as for ``EntityExtractor``)."""
     out: dict = {}
-    with EntityExtractor(backend=backend) as extract:
+    with EntityExtractor(workers, backend=backend) as extract:
         for batch in batches:
             keys, texts = [], []
             for book, index, language, text in zip(*(batch.column(c).to_pylist()
@@ -122,8 +125,9 @@ def extract_many(texts: list[tuple[str, str]], workers: int | None = None) -> li
 
 
 class EntityExtractor:
-    """``extract_entities`` over batch after batch of (text, language), on one process pool
-    kept for all of them (a corpus is read a batch of units at a time, never whole). With
+    """``extract_entities`` over batch after batch of (text, language), on one pool of
+    ``workers`` processes (default: the cores available; one: in this process) kept for all
+    of them (a corpus is read a batch of units at a time, never whole). With
     ``backend`` ``spacy``, English texts go through spaCy's pipeline in this process (loaded
     once; it is itself vectorised), Chinese ones as for ``lexical``."""
 

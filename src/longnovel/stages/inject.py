@@ -63,7 +63,7 @@ def run(ctx: StageContext) -> StageResult:
     writer = ctx.writer("injections.parquet", INJECTIONS, 128)
     try:
         by_unit, entity_failures = unit_entities(inject.entities, _unit_batches(ctx),
-                                                 wanted_units(windows), runner)
+                                                 wanted_units(windows), runner, _workers(ctx))
         ctx.writer("entities.parquet", ENTITIES, 1024).write_rows(
             {"book_id": book, "unit_index": index, **e}
             for (book, index), found in by_unit.items() for e in found)
@@ -222,7 +222,7 @@ def plan_requests(ctx: StageContext) -> list:
 
         planned += [PlannedRequest("inject", r.model, r.messages, 300)
                     for r in entity_requests(units, inject.entities)]
-    by_unit = dict(zip(units, extract_many(list(units.values())), strict=True))
+    by_unit = dict(zip(units, extract_many(list(units.values()), _workers(ctx)), strict=True))
     entities = {w["window_id"]: merge_entities([by_unit[u] for u in units_of(w)])
                 for w in windows}
     jobs = eng.jobs(windows, inject, seed)
