@@ -190,15 +190,15 @@ def test_a_sentence_that_points_elsewhere_or_retells_is_not_borrowed(en_entities
 
 
 def test_a_frame_the_writer_repeats_is_no_event_to_borrow(en_entities):
-    """"Ulysses continues his narration", written in several parts of the book, is true of
+    """"Ulysses narrates his story", written in several parts of the book, is true of
     every window where he narrates: no invented content."""
-    frame = ((False, "Wren continues her story."),
-             (False, "Orrin listens. Wren continues her story."))
+    frame = ((False, "Wren narrates her long story."),
+             (False, "Orrin listens. Wren narrates her long story."))
     out = RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication", outside=frame)
     assert isinstance(out, NotApplicable)
     once = RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
                                        outside=frame[:1])
-    assert "Wren continues her story." in once.summary
+    assert "Wren narrates her long story." in once.summary
 
 
 def test_no_fabrication_without_the_rest_of_the_book(en_entities):

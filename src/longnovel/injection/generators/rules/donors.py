@@ -27,7 +27,14 @@ _EN_ANCHORED = re.compile(r"(?i)\b(?:he|she|him|they|them|it|this|these|those|th
 # paragraph named
 _EN_OBJECT_HER = re.compile(r"\bher(?=\s*[,.;!?]|\s+(?:to|a|an|the|that|and|in|on|at|with|"
                             r"from|for|some|back|up|out|off|into|about|[A-Z]))")
-_ZH_ANCHORED = re.compile(r"他们|她们|它|这|那|又|也|再|还|仍|却|但|于是|然后|最后|另|此")
+# Verbs that go on with, or answer, what the donor's own paragraph told ("presses on to ask",
+# "complies", "replies") and "the incident": out of that paragraph they follow nothing.
+_EN_CONTINUES = re.compile(r"(?i)\b(?:press(?:es|ed)? on|go(?:es)? on|went on|carr(?:y|ies|ied) "
+                           r"on|continu(?:e|es|ed|ing)|resum(?:e|es|ed)|compl(?:y|ies|ied)|"
+                           r"repl(?:y|ies|ied)|respond(?:s|ed)?|relent(?:s|ed)?|obey(?:s|ed)?|"
+                           r"the incident|the rest)\b")
+_ZH_ANCHORED = re.compile(r"他们|她们|它|这|那|又|也|再|还|仍|却|但|于是|然后|最后|另|此|继续|照办|"
+                          r"答应|回答")
 _ZH_PRONOUN = re.compile(r"[他她]")
 
 
@@ -57,7 +64,8 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             rest = body[found[0][1]:]
             if (_ZH_ANCHORED.search(rest) or _ZH_PRONOUN.search(rest)) if draft.zh \
-                    else (_EN_ANCHORED.search(rest) or _EN_OBJECT_HER.search(rest)):
+                    else (_EN_ANCHORED.search(rest) or _EN_OBJECT_HER.search(rest)
+                          or _EN_CONTINUES.search(rest)):
                 continue
             if draft.zh and not body.endswith(("。", "！", "？")):
                 continue

@@ -476,6 +476,10 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 if later and _gender_of(draft, name) in (None, later) and \
                         _gender_of(draft, other) != later:
                     continue  # "Ann tells them he has decided to stay": who is "he"?
+                if kind == "place" and not draft.zh and not _preposition_fits(
+                        draft, sentence[:start], other):
+                    continue  # "arrived on Lunar City": the writer is in Lunar City
+
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
                 if edit:
@@ -516,6 +520,26 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
     return others[:3]
 
 
+def _preposition_fits(draft: Draft, before: str, other: str) -> bool:
+    """May ``other`` follow the preposition that ends ``before`` ("on", "in", "at", with or
+    without "the")? After "on" (a planet, an island, a street: "arrived on Earth"), only a
+    place the writer (this summary or the book's others) also puts after "on"; after "in" or
+    "at", any place but one the writer only ever puts after "on"."""
+    m = re.search(r"\b(on|in|at)\s+(?:the\s+)?$", before, re.IGNORECASE)
+    if not m:
+        return True
+
+    def used() -> set[str]:
+        pattern = re.compile(rf"\b(on|in|at)\s+(?:the\s+)?{re.escape(other)}\b",
+                             re.IGNORECASE)
+        texts = [draft.summary] + [text for _, text in draft.outside]
+        return {found.lower() for text in texts for found in pattern.findall(text)}
+    uses = draft.memo(("place_prepositions", other), used)
+    if m.group(1).lower() == "on":
+        return "on" in uses
+    return uses != {"on"}
+
+
 def _derived_word_in(sentence: str, name: str, start: int, end: int) -> bool:
     """Does the sentence, outside the name, hold a word made from it (Venus, "Venusian")?"""
     stem = name.split()[-1][:-1]
@@ -549,9 +573,7 @@ def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
     summary writes ``other`` ("on Tarry Lane" -> "on the Harbour Tower")."""
     if draft.zh or kind not in ("place", "org"):
         return splice(sentence, start, end, other)
-    with_the, bare = draft.memo(("article", other), lambda: (
-        bool(re.search(rf"\b[Tt]he {re.escape(other)}\b", draft.summary)),
-        bool(re.search(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", draft.summary))))
+    with_the, bare = draft.memo(("article", other), lambda: _article_uses(draft, other))
     article = re.search(r"\b([Tt]he) $", sentence[:start])
     if article and bare and not with_the:
         return sentence[: article.start()] + other + sentence[end:]
@@ -561,6 +583,19 @@ def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
             return sentence  # "a Corrinford washerwoman": no "a the Mole washerwoman"
         return splice(sentence, start, end, "the " + other)
     return splice(sentence, start, end, other)
+
+
+def _article_uses(draft: Draft, other: str) -> tuple[bool, bool]:
+    """(written with "the"?, written without?) of ``other`` in the summary, else (when the
+    summary writes it in neither way) in the book's other unit summaries. A bare "Bar" inside
+    "the Greywater Bar" is no use without "the" ("on Lantern Street" became "on Bar")."""
+    for texts in ([draft.summary], [text for _, text in draft.outside]):
+        with_the = any(re.search(rf"\b[Tt]he {re.escape(other)}\b", t) for t in texts)
+        bare = any(not inside_longer_name(t, m.start(), m.end()) for t in texts
+                   for m in re.finditer(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", t))
+        if with_the or bare:
+            return with_the, bare
+    return False, False
 
 
 def inside_longer_name(sentence: str, start: int, end: int) -> bool:

@@ -414,13 +414,26 @@ def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:
             if _CLOCK_HALF.search(sentence[max(0, m.start() - 20) : m.end() + 20]):
                 continue  # "four AM in the morning": the clock says which half of the day
             for new in news:
-                if new in near or not writer_uses(draft, new):
-                    continue
+                if new in near or not writer_uses(draft, new) or _EN_CUES_AGAINST.get(
+                        new, set()) & set(re.findall(r"[a-z]+", sentence.lower())):
+                    continue  # "After a quiet morning, they all went to bed"
                 out.append(("time", splice(sentence, m.start(), m.end(),
                                            match_case(m.group(), new))))
     return out
 
 
+# What people do, and what the sky shows, at one part of the day: a sentence holding one
+# of them tells its time ("After a quiet evening, they all went to bed"). Other time words
+# are not cues: "left at noon and rode until dawn" names two times.
+_EN_NIGHT_CUES = {"bed", "sleep", "sleeps", "slept", "asleep", "supper", "sunset", "darkness",
+                  "moon", "moonlight", "stars"}
+_EN_MORNING_CUES = {"breakfast", "sunrise", "wake", "wakes", "woke", "awake", "awakens",
+                    "awoke"}
+# Words of a sentence that fix its part of the day, against each time word put in.
+_EN_CUES_AGAINST = {"morning": _EN_NIGHT_CUES, "afternoon": _EN_NIGHT_CUES | _EN_MORNING_CUES,
+                    "noon": _EN_NIGHT_CUES, "dawn": _EN_NIGHT_CUES,
+                    "evening": _EN_MORNING_CUES, "dusk": _EN_MORNING_CUES,
+                    "midnight": _EN_MORNING_CUES | {"lunch"}}
 _CLOCK_HALF = re.compile(r"(?i)\b(?:a\.m\.|p\.m\.|am|pm)(?![\w.])")
 
 

@@ -133,6 +133,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [c for c in changes if c[0] != "affirm"]
         if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
             changes = [c for c in changes if c[0] != "negate"]  # nor a question: "Does he not"
+        if not draft.zh and _EN_CONFIRMED.search(sentence):
+            changes = []  # "Butch commands them to attack, and they do": the echo says it did
         for subtype, new in changes:
             if not _keeps_company(draft, sentence, new):
                 continue
@@ -142,6 +144,14 @@ def edits(draft: Draft) -> list[Edit]:
             if edit:
                 out.append(edit)
     return out if draft.zh else _in_the_writers_constructions(draft, out)
+
+
+# A clause that ends the sentence by confirming what went before with an auxiliary alone
+# ("..., and they do.", "but he did", "which she does"): a negated or affirmed first part
+# would contradict it within one sentence.
+_EN_CONFIRMED = re.compile(r"(?i)\b(?:and|but|which|as)\s+(?:so\s+)?(?:he|she|it|they|we|you|"
+                           r"i|[a-z][\w'’-]*)\s+(?:do|does|did|will|would|can|could|is|was|are|"
+                           r"were|has|have|had)(?:\s+so)?\s*[.!]?[\"”’']*\s*$")
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

@@ -50,6 +50,8 @@ def edits(draft: Draft) -> list[Edit]:
             continue
         if not (_tells_an_event(first, draft.zh) and _tells_an_event(second, draft.zh)):
             continue
+        if _answers(second, draft.zh):
+            continue  # "The receiving person complies": with what, if it goes first?
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i):
@@ -57,6 +59,20 @@ def edits(draft: Draft) -> list[Edit]:
             if edit is not None:
                 out.append(edit)
     return out
+
+
+# Verbs of an answer to what was asked or offered in the sentence before ("complies",
+# "agrees", "refuses"): moved ahead of it, the answer comes before the question.
+_EN_ANSWERS = re.compile(r"(?i)\b(?:compl(?:y|ies|ied)|agree(?:s|d)?|obey(?:s|ed)?|"
+                         r"accept(?:s|ed)?|refuse(?:s|d)?|decline(?:s|d)?|repl(?:y|ies|ied)|"
+                         r"respond(?:s|ed)?|answer(?:s|ed)?|relent(?:s|ed)?|consent(?:s|ed)?|"
+                         r"oblige(?:s|d)?)\b")
+_ZH_ANSWERS = re.compile(r"答应|同意|照办|拒绝|回答|应允|推辞")
+
+
+def _answers(sentence: str, zh: bool) -> bool:
+    """Does ``sentence`` answer a request or an offer (which the sentence before makes)?"""
+    return bool((_ZH_ANSWERS if zh else _EN_ANSWERS).search(sentence))
 
 
 def _tells_an_event(sentence: str, zh: bool) -> bool:
