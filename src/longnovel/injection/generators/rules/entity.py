@@ -462,6 +462,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
             if not draft.zh and inside_longer_name(sentence, start, end):
                 continue
+            if kind == "person" and not draft.zh and re.search(r"\b[Aa]n?\s+$", sentence[:start]):
+                continue  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon"
             later = _later_pronoun_gender(sentence, end, draft.zh) if kind == "person" \
                 else None
             if kind == "place" and not draft.zh and _derived_word_in(sentence, name, start, end):

@@ -257,8 +257,9 @@ _EN_MEMBERS_NAMED = re.compile(r"^\s+(?:[\w'’-]+\s+){0,3}?[\w'’-]+\s*[,:(—
 
 
 # Things that come two to a person: "the two parents" cannot become "the four parents"
+# and things there are two of ("people of two different sexes")
 _EN_PAIRED = re.compile(r"(?i)^\s+(?:[a-z]+\s+)?(?:parents|eyes|ears|hands|arms|legs|feet|"
-                        r"lungs|kidneys|grandparents|halves)\b")
+                        r"lungs|kidneys|grandparents|halves|sexes|genders|hemispheres)\b")
 
 
 # ... and three: "The three robbers, who look like triplets"
@@ -430,10 +431,12 @@ _EN_NIGHT_CUES = {"bed", "sleep", "sleeps", "slept", "asleep", "supper", "sunset
 _EN_MORNING_CUES = {"breakfast", "sunrise", "wake", "wakes", "woke", "awake", "awakens",
                     "awoke"}
 # Words of a sentence that fix its part of the day, against each time word put in.
-_EN_CUES_AGAINST = {"morning": _EN_NIGHT_CUES, "afternoon": _EN_NIGHT_CUES | _EN_MORNING_CUES,
-                    "noon": _EN_NIGHT_CUES, "dawn": _EN_NIGHT_CUES,
+_EN_MIDDAY_CUES = {"lunch", "luncheon"}
+_EN_CUES_AGAINST = {"morning": _EN_NIGHT_CUES | _EN_MIDDAY_CUES,
+                    "afternoon": _EN_NIGHT_CUES | _EN_MORNING_CUES,
+                    "noon": _EN_NIGHT_CUES, "dawn": _EN_NIGHT_CUES | _EN_MIDDAY_CUES,
                     "evening": _EN_MORNING_CUES, "dusk": _EN_MORNING_CUES,
-                    "midnight": _EN_MORNING_CUES | {"lunch"}}
+                    "midnight": _EN_MORNING_CUES | _EN_MIDDAY_CUES}
 _CLOCK_HALF = re.compile(r"(?i)\b(?:a\.m\.|p\.m\.|am|pm)(?![\w.])")
 
 

@@ -154,6 +154,19 @@ _EN_CONFIRMED = re.compile(r"(?i)\b(?:and|but|which|as)\s+(?:so\s+)?(?:he|she|it
                            r"were|has|have|had)(?:\s+so)?\s*[.!]?[\"”’']*\s*$")
 
 
+def _coordinated_verb_follows(rest: str, verb: str) -> bool:
+    """Does a second verb of the same subject, in the same form, follow ``verb`` ("takes
+    over Terry's body and gains all of his knowledge")? Negating the first alone reads
+    "does not take over ... and gains": the negation would need to reach both."""
+    for m in re.finditer(r"\b(?:and|or)\s+(?:then\s+|also\s+|later\s+|soon\s+)?([a-z]+)\b",
+                         rest):
+        word = m.group(1)
+        if word != verb and _is_finite_verb(word) and word.endswith("s") == verb.endswith("s") \
+                and word.endswith("ed") == verb.endswith("ed"):
+            return True
+    return False
+
+
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """Within each direction, the edits whose negator a summary offers less, where it offers
     any: an affirmation that takes out a "not" or "n't" rather than "cannot" (a summary holds
@@ -344,7 +357,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
-                and not in_before_clause(m.start(2)):
+                and not in_before_clause(m.start(2)) \
+                and not _coordinated_verb_follows(sentence[m.end(2):], m.group(2)):
             supported = _do_support(m.group(2), style) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
