@@ -846,3 +846,46 @@ def test_twenty_ninth_reading_an_outcome_a_later_clause_confirms_stays():
                    "house.", "event", STUDY_PEOPLE)
     assert not any("gate" in m and "arrives at a gate" not in m for m in made), made
     assert any("Molly" in m and "arrives at the house" not in m for m in made), made
+
+
+# thirtieth reading, seed 2716 (the build of 13b6d0a)
+def test_thirtieth_reading_no_negation_inside_a_condition():
+    made = offered("He was their only pilot, and if they were to get another, it would take "
+                   "at least a year of training. Hannah wasn't there.", "polarity",
+                   STUDY_PEOPLE)
+    assert not any("weren" in m or "were not" in m for m in made), made
+    assert any("He wasn't their only pilot" in m for m in made), made
+
+
+def test_thirtieth_reading_a_saying_keeps_its_verb_and_teach_needs_a_person():
+    """"sends him on his way" became "brings him on his way"; "learns from the conversation
+    that" became "teaches the conversation that"."""
+    made = offered("Corrigan signs him on for half the normal pay and sends him on his way. "
+                   "Quidley learns from the conversation with Kay that they are leaving. Molly "
+                   "sends Johnson a letter.", "event", STUDY_PEOPLE)
+    assert not any("on his way" in m and "sends him on his way" not in m for m in made), made
+    assert not any("teaches the conversation" in m for m in made), made
+    assert any("brings Johnson a letter" in m for m in made), made
+
+
+def test_thirtieth_reading_no_sentence_goes_first_that_is_introduced_or_expected_later():
+    """"Unger will be performing tonight, so Johnson asks the waiter to come back" moved
+    ahead of "Johnson orders a tarmur from a Venusian waiter"; "Carmen does in fact ask
+    this" ahead of what Venetti expected."""
+    for first, second in (
+            ("Johnson orders a drink from a Venusian waiter and asks about the dreams.",
+             "Unger will be performing tonight, so Johnson asks the waiter to come back."),
+            ("Venetti thinks that Carmen would not be curious enough to ask about the mass.",
+             "Carmen does in fact ask about it when Venetti shows him the machine.")):
+        made = offered(first + " " + second, "temporal", STUDY_PEOPLE)
+        assert made == [], made
+    assert offered("Johnson orders a drink from a Venusian waiter. Unger will be performing "
+                   "tonight, so Johnson asks Molly to come back.", "temporal", STUDY_PEOPLE)
+
+
+def test_thirtieth_reading_no_ability_made_the_effect_of_a_later_event():
+    """"The person who answers cannot speak English, so Winship hangs up" inverted."""
+    made = offered("The person who answers cannot speak English, so Johnson hangs up. The "
+                   "guard shouts, so Johnson runs.", "causal", STUDY_PEOPLE)
+    assert not any("so the person who answers cannot" in m for m in made), made
+    assert any("Johnson runs, so the guard shouts" in m for m in made), made

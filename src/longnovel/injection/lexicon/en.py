@@ -322,7 +322,7 @@ EN_NO_OBJECT = {"succeeds", "succeeded", "relapses", "relapsed", "improves", "im
 # Stand-ins whose object is a person ("thanked his father", never "thanked the clock").
 EN_PERSON_OBJECT = {"thanks", "thanked", "kisses", "kissed", "embraces", "embraced", "greets",
                     "greeted", "comforts", "comforted", "marries", "married", "snubs", "snubbed",
-                    "slaps", "slapped", "scolds", "scolded"}
+                    "slaps", "slapped", "scolds", "scolded", "teaches", "taught"}
 
 # --- polarity ---------------------------------------------------------------------------------
 EN_AUXILIARIES = ["is", "was", "are", "were", "can", "could", "will", "would", "should", "must",

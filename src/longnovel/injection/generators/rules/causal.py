@@ -88,8 +88,12 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         moved = [v for v in m.groupdict().values() if v]
         points_back = not draft.zh and (any(_REFERRING.match(v) or re.match(
             r"(?i)(?:it|this|that)\b", v) for v in moved) or _pronoun_in_later(m))
-        if not points_back and not reported and not (draft.zh and k in _ZH_FRONT
-                                    and not _zh_clause_with_subject(draft, m.group(_ZH_FRONT[k]))):
+        # "Winship hangs up, so the person who answers cannot speak English": an ability or
+        # a need is no effect of a later event
+        capacity = not draft.zh and _EN_CAPACITY.search(m.group("a"))
+        no_subject = draft.zh and k in _ZH_FRONT and not _zh_clause_with_subject(
+            draft, m.group(_ZH_FRONT[k]))
+        if not (points_back or reported or capacity or no_subject):
             out.append(("invert", inverted + end))
         if not (m.start("b") > m.start("a") and not draft.zh and _EN_PERSONAL.search(
                 m.group("b"))):  # "A, so they appease her": she was named in the cause
@@ -100,6 +104,8 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
     return out
 
 
+_EN_CAPACITY = re.compile(r"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|must|needs? to|"
+                          r"has to|have to|had to|should|unable|able to)\b")
 _EN_PERSONAL = re.compile(r"(?i)\b(?:he|she|they|him|her|them|his|their|hers|theirs|himself|"
                           r"herself|themselves)\b")
 

@@ -221,6 +221,7 @@ _SUBORDINATE = re.compile(r"(?:\b(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]p
 # does"): the event stays.
 _CONFIRMED = re.compile(r"\b(?:which|and|but)\s+(?:he|she|they|it|[A-Z][\w'’-]*)\s+(?:manages?|"
                         r"managed|succeeds?|succeeded|does|did)\b")
+_ON_ONES_WAY = re.compile(r"\s+(?:[\w'’-]+\s+)?on\s+(?:his|her|their|its|my|your|our)\s+way\b")
 _NO_CHOICE = re.compile(r"(?i)\W*(?:with no (?:other )?choice|having no (?:other )?choice|"
                         r"left (?:with )?no (?:other )?choice|(?:reluctantly|grudgingly|"
                         r"unwillingly),)")
@@ -295,6 +296,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
     if _NO_CHOICE.match(sentence):
         return None  # "With no choice, she accepts": never "she refuses"
+    if _ON_ONES_WAY.match(sentence[end:]):
+        return None  # "sends him on his way" is a saying: no "brings him on his way"
     if _CONFIRMED.search(sentence[end:]):
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):

@@ -401,10 +401,11 @@ def _negating_verb(verb: str, lemma: str) -> str | None:
 
 
 # A clause that opens with "before", "until", "unless" or "lest" (up to the verb, no comma
-# between): its verb is not negated ("before she cannot answer" is no English).
+# between): its verb is not negated ("before she cannot answer" is no English), nor that of
+# a condition ("if they were to get another, it would take a year" is no "weren't").
 _CONCESSIVE = r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas"
 _EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|[Ww]hen|"
-                               rf"{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
+                               rf"[Ii]f|{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
 

@@ -156,9 +156,10 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
 def _introduced_in(first: str, second: str) -> bool:
     """Does ``first`` introduce what ``second`` then refers back to: "A man comes out ...
     The man realizes", "Asa Graybar is ... Asa can serve" (en)?"""
-    for noun in re.findall(r"\b[Aa]n? ([a-z]+)\b", first):
-        if re.search(rf"\b[Tt]he {noun}\b", second):
-            return True
+    for words in re.findall(r"\b[Aa]n? ([A-Za-z-]+(?: [a-z]+)?)\b", first):
+        for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
+            if noun.islower() and re.search(rf"\b[Tt]he {re.escape(noun)}\b", second):
+                return True
     for given, _ in re.findall(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b", first):
         if given not in EN_STOPWORDS and given not in EN_HONORIFICS and \
                 re.search(rf"\b{given}\b(?! [A-Z])", second):
@@ -184,6 +185,7 @@ _AFTER_AN_OBJECT = frozenset(("the", "a", "an", "to", "that", "about", "for", "w
                               "down", "off", "and", "as", "over", "if", "why", "what", "how"))
 
 
+_EN_CONFIRMS = re.compile(r"(?i)\b(?:in fact|indeed|after all|as expected|as predicted)\b")
 _SUBORDINATOR = re.compile(r"(?i)(?:though|although|even though|while|when|whenever|if|as|"
                            r"because|since|once|unless|until|after|before|despite|"
                            r"in spite of)\b")
@@ -202,8 +204,8 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
         return None
     if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
         return None
-    if not draft.zh and _EN_REFERS_TO_THING.search(rest):
-        return None
+    if not draft.zh and (_EN_REFERS_TO_THING.search(rest) or _EN_CONFIRMS.search(rest)):
+        return None  # "Carmen does in fact ask this": what was expected is told before
     if opener and not draft.zh and _SUBORDINATOR.match(first):
         return None  # "Then though it just appears as a disk, ...": no connective before it
     if opener and opens_with_time(first, draft.zh):
