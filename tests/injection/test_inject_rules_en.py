@@ -157,7 +157,7 @@ def test_no_invented_cause_between_two_steps_of_one_unit(en_entities):
 
 
 OUTSIDE = ((True, "Mabry sells her clocks at the winter fair."),
-           (False, "Wren sails to the Skerry Light with the captain. Wren fears the sea."))
+           (False, "Wren sails to Port Callow with the captain. Wren fears the sea."))
 SUMMARY = ("Wren reads by the fire. Mabry arrives at the shop in the rain after a long ride. "
            "The weather stays cold and wet all week. Wren waits.")
 
@@ -170,9 +170,24 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     made = fabrications(SUMMARY, "en", en_entities, OUTSIDE)
     assert {subtype: c.summary for subtype, c in made.items()} == {
         "repeat": SUMMARY.replace("ride.", "ride. Mabry sells her clocks at the winter fair."),
-        "continue": SUMMARY + " Wren sails to the Skerry Light with the captain.",
+        "continue": SUMMARY + " Wren sails to Port Callow with the captain.",
         "psychology": SUMMARY + " Wren fears the sea."}
     assert all(c.original_span == "" for c in made.values())
+    # (Port Callow is a name of the window, which its article gives; a name the window never
+    # meets is not brought in: the next test)
+
+
+def test_an_invention_names_no_one_the_window_never_meets(en_entities):
+    """"Retief and Hoshick eat and discuss ...", Hoshick arriving chapters later, added to a
+    window that never meets him (read by hand, seed 2514)."""
+    outside = ((False, "Wren dines with Hoshick at the Skerry Light. Wren sails to Harrowmere "
+                       "with the captain."),)
+    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue",
+                        outside=outside)
+    assert made.hallucinated_span == "Wren sails to Harrowmere with the captain."
+    alone = ((False, "Wren dines with Hoshick at the Skerry Light."),)
+    assert isinstance(RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
+                                                  outside=alone), NotApplicable)
 
 
 @pytest.mark.parametrize("donor", [

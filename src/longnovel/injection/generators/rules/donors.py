@@ -15,6 +15,7 @@ from longnovel.injection.generators.rules.draft import (
     split_opener,
     strip_time_phrase,
 )
+from longnovel.injection.lexicon.en import EN_STOPWORDS
 from longnovel.injection.nlp.commentary import is_commentary
 from longnovel.injection.nlp.sentences import split_sentences
 
@@ -69,6 +70,8 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             if draft.zh and not body.endswith(("。", "！", "？")):
                 continue
+            if not draft.zh and _names_from_elsewhere(draft, body):
+                continue  # "Retief and Hoshick eat ...": Hoshick is no one this summary knows
             if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):
                 continue
             terms = frozenset(content_terms(body, draft.language)) - names
@@ -76,6 +79,19 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             out.append((earlier, found[0][2], body))
     return out
+
+
+def _names_from_elsewhere(draft: Draft, body: str) -> bool:
+    """Does ``body`` name, after its first word, someone or something (a capitalized word)
+    that neither this window's summary writes nor its article names (the window's entities)?
+    An invention is told with this window's names; one the window never meets ("Retief and
+    Hoshick eat", Hoshick arriving chapters later) is a tell for any reader."""
+    known = draft.memo("window_words", lambda: set(re.findall(r"[\w'’-]+", " ".join(
+        [draft.summary] + [e["name"] for e in draft.entities]))))
+    for word in re.findall(r"(?<=\s)[A-Z][\w'’-]*", body):
+        if word not in known and word not in EN_STOPWORDS:
+            return True
+    return False
 
 
 NEAREST_UNITS = 2  # unit summaries on each side of the window that sentences are borrowed from
