@@ -70,7 +70,10 @@ def test_no_cause_is_borrowed_from_the_summary_itself_or_without_the_rest_of_the
         assert "replace" not in subtypes, outside
 
 
-def test_pronoun_never_becomes_an_earlier_character(en_entities):
+def test_pronoun_never_becomes_an_earlier_character(en_entities, monkeypatch):
+    from longnovel.injection.generators.rules import entity
+
+    monkeypatch.setattr(entity, "KEEP_TO_NAME", (1, 1))  # every pronoun-to-name edit offered
     summary = "Orrin meets Wren. She laughs at him. He leaves."
     pronoun = []
     for attempt in range(6):

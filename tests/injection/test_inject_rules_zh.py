@@ -34,7 +34,11 @@ CASES = [
 
 
 @pytest.mark.parametrize("type_id,subtype,summary,original,hallucinated", CASES)
-def test_exact_change(zh_entities, type_id, subtype, summary, original, hallucinated):
+def test_exact_change(zh_entities, type_id, subtype, summary, original, hallucinated,
+                      monkeypatch):
+    from longnovel.injection.generators.rules import entity
+
+    monkeypatch.setattr(entity, "KEEP_TO_NAME", (1, 1))  # every pronoun-to-name edit offered
     assert_exact_change(candidate_of(summary, "zh", zh_entities, type_id, subtype),
                         summary, original, hallucinated)
 

@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import pairwise
 
 from longnovel.injection.candidate import Edit
+from longnovel.injection.generators.rules.choice import digest
 from longnovel.injection.generators.rules.draft import (
     Draft,
     find_names,
@@ -69,11 +70,22 @@ def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """Where a summary offers a name made a pronoun that points at someone else, the pronoun
     edits are those: a summary offers a pronoun to name far more often, and were the direction
     left to the places it offers, "a name where a pronoun was" would be what readers learn
-    marks an edit. Role swaps and mismatches are kept whatever the direction."""
+    marks an edit. Where it offers only pronoun-to-name edits and also another sub-type (a
+    role swap, a mismatch), the pronoun edits stay in one summary in ``KEEP_TO_NAME`` (by a
+    digest of the summary, the same in every build): they still came out ten to one against
+    a name made a pronoun, which a reader comparing the pair learned (0.90 on the study
+    corpus). Role swaps and mismatches are kept whatever the direction."""
     to_pronoun = [e for e in edits if e.subtype == "pronoun" and _made_pronoun(e, draft.zh)]
-    if not to_pronoun:
-        return edits
-    return [e for e in edits if e.subtype != "pronoun"] + to_pronoun
+    if to_pronoun:
+        return [e for e in edits if e.subtype != "pronoun"] + to_pronoun
+    others = [e for e in edits if e.subtype != "pronoun"]
+    if others and len(others) < len(edits) and \
+            digest("entity-direction", draft.summary) % KEEP_TO_NAME[1] >= KEEP_TO_NAME[0]:
+        return others
+    return edits
+
+
+KEEP_TO_NAME = (1, 4)  # a pronoun-to-name edit stays offered in one summary in four
 
 
 def _made_pronoun(edit: Edit, zh: bool) -> bool:
