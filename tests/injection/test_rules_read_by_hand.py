@@ -914,3 +914,35 @@ def test_pronoun_to_name_edits_are_offered_in_one_summary_in_four_beside_other_s
     assert 30 <= kept <= 70, kept
     only = [e for e in edits if e.subtype == "pronoun"]  # the last draft's, alone
     assert only and entity.preferred(draft, only) == only
+
+
+# thirty-first reading, seed 2818 (the build of 98837cc)
+def test_thirty_first_reading_a_title_the_writer_writes_with_the_is_no_stand_in():
+    """"When Alan wakes up" became "When Lord High Executioner wakes up", "before he greets"
+    "before Regime greets": the writer writes "the Lord High Executioner", "the Regime"."""
+    entities = STUDY_PEOPLE + [{"name": n, "type": "person", "count": 9} for n in (
+        "Lord High Executioner", "Regime", "Alan")]
+    summary = ("The Lord High Executioner sentences Alan. When Alan wakes up, the Regime has "
+               "fallen. Alan greets Molly.")
+    made = offered(summary, "entity", entities)
+    assert made and not any(re.search(r"(?<!the )(?<!The )(?:Lord High|Regime)", m)
+                            for m in made), made
+
+
+def test_thirty_first_reading_no_turning_back_before_what_is_done_there():
+    """"He arrives before dawn, and crawls out of the car" became "He turns back before
+    dawn, and crawls out of the car"."""
+    made = offered("He arrives before dawn, and crawls out of the car. Molly arrives at the "
+                   "house.", "event", STUDY_PEOPLE)
+    assert not any("turns back before dawn" in m for m in made), made
+    assert any("Molly" in m and "arrives at the house" not in m for m in made), made
+
+
+def test_thirty_first_reading_what_is_told_instead_stays_second():
+    """"The ship is built, and it is called The Avenger instead" moved ahead of the plan
+    it replaces."""
+    first = "Peter thinks back to his plan of the Citadel."
+    assert offered(first + " The ship is built, and it is called The Avenger instead.",
+                   "temporal", STUDY_PEOPLE) == []
+    assert offered(first + " The ship is built, and it is called The Avenger.", "temporal",
+                   STUDY_PEOPLE)

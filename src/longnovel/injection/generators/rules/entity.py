@@ -235,7 +235,7 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str
     people = draft.names("person")
     found, refused = [], None
     for name in dict.fromkeys(named + people):
-        if _a_word_of_address(name, draft.zh):
+        if _a_word_of_address(name, draft.zh) or _titled(draft, name):
             continue  # "Dad", "Mother": how someone is addressed, no name to put in
         if any(maybe_same(name, m, draft.zh, people) for m in exclude):
             refused = refused or "alias"
@@ -319,6 +319,28 @@ def _a_word_of_address(name: str, zh: bool) -> bool:
         return True
     classes = inflect.word_classes(name) if " " not in name else frozenset()
     return bool(classes) and "NOUN" not in classes
+
+
+def _titled(draft: Draft, name: str) -> bool:
+    """Does the writer put "the" before ``name`` more often than not (this summary and the
+    book's others)? Then it is a title or a kind ("the Lord High Executioner", "the Regime"),
+    not a name to put where a name or a pronoun was ("When Lord High Executioner wakes up",
+    "before Regime greets them"). en; a name the summaries never write is no title."""
+    if draft.zh:
+        return False
+
+    def count() -> bool:
+        texts = [draft.summary] + [text for _, text in draft.outside]
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+        with_the = bare = 0
+        for text in texts:
+            for m in pattern.finditer(text):
+                if re.search(r"\b[Tt]he\s+$", text[: m.start()]):
+                    with_the += 1
+                elif not inside_longer_name(text, m.start(), m.end()):
+                    bare += 1
+        return with_the > bare
+    return draft.memo(("titled", name), count)
 
 
 _EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "ma", "pa",
@@ -515,6 +537,7 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
                            and n.lower() in draft.lower_words)]
         if kind == "person":
             kept = [n for n in others if not _a_word_of_address(n, draft.zh)
+                    and not _titled(draft, n)
                     and not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
             if others and not kept:
                 _refuse(draft, REFUSALS["alias"])

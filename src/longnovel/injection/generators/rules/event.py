@@ -319,9 +319,11 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "her last visits", "receiving visits", "sixteen saved sacks": no verb
     if old.split()[0] in ("arrives", "arrived") and before_word in _NOT_AGENTS:
         return None  # "the time arrives" cannot "turn back"
-    if new.startswith(("turns back", "turned back")) and re.match(r"\s*(?:,|and\b|--)",
-                                                                 sentence[end:]):
-        return None  # "his surgeon turns back, prescribes for him": what follows needs him there
+    if new.startswith(("turns back", "turned back")) and (
+            re.match(r"\s*(?:,|and\b|--)", sentence[end:])
+            or re.match(r"[^.;]*?,?\s+and\s+(?:then\s+)?[a-z]+s\b", sentence[end:])):
+        return None  # "his surgeon turns back, prescribes for him", "He turns back before dawn,
+        # and crawls out of the car": what follows needs him there
     if old.split()[0] in EN_BARE_INFINITIVE_VERBS and \
             new.split()[0] not in EN_BARE_INFINITIVE_VERBS and \
             _bare_infinitive_follows(sentence[end:]):

@@ -185,7 +185,8 @@ _AFTER_AN_OBJECT = frozenset(("the", "a", "an", "to", "that", "about", "for", "w
                               "down", "off", "and", "as", "over", "if", "why", "what", "how"))
 
 
-_EN_CONFIRMS = re.compile(r"(?i)\b(?:in fact|indeed|after all|as expected|as predicted)\b")
+_EN_CONFIRMS = re.compile(r"(?i)\b(?:in fact|indeed|after all|as expected|as predicted|"
+                          r"instead)\b")
 _SUBORDINATOR = re.compile(r"(?i)(?:though|although|even though|while|when|whenever|if|as|"
                            r"because|since|once|unless|until|after|before|despite|"
                            r"in spite of)\b")
@@ -205,7 +206,8 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
         return None
     if not draft.zh and (_EN_REFERS_TO_THING.search(rest) or _EN_CONFIRMS.search(rest)):
-        return None  # "Carmen does in fact ask this": what was expected is told before
+        return None  # "Carmen does in fact ask this", "it is called The Avenger instead": what
+        # was expected, or what it is instead of, is told before
     if opener and not draft.zh and _SUBORDINATOR.match(first):
         return None  # "Then though it just appears as a disk, ...": no connective before it
     if opener and opens_with_time(first, draft.zh):
