@@ -946,3 +946,17 @@ def test_thirty_first_reading_what_is_told_instead_stays_second():
                    "temporal", STUDY_PEOPLE) == []
     assert offered(first + " The ship is built, and it is called The Avenger.", "temporal",
                    STUDY_PEOPLE)
+
+
+def test_a_negation_is_contracted_only_where_the_writer_contracts_more_often_than_not():
+    """On the study corpus negations put in 24 contractions and took out 5: a writer of
+    several "does not" and one "doesn't" had every negation contracted, and readers learned
+    "doesn't" as a mark of an edit."""
+    summary = ("Hannah does not wait. Belford did not sleep. Molly doesn't care. Johnson "
+               "opens the door.")
+    made = offered(summary, "polarity", STUDY_PEOPLE)
+    assert "Johnson does not open the door." in made, made
+    assert not any("Johnson doesn't" in m for m in made), made
+    made = offered("Hannah doesn't wait. Belford didn't sleep. Molly does not care. Johnson "
+                   "opens the door.", "polarity", STUDY_PEOPLE)
+    assert "Johnson doesn't open the door." in made, made

@@ -273,6 +273,18 @@ _CONTRACTION_GROUPS = (frozenset({"don't", "doesn't", "didn't"}),
                        frozenset({"hasn't", "haven't", "hadn't"}))
 
 
+_GROUPED = frozenset().union(*_CONTRACTION_GROUPS)
+
+
+def _contracts(text: str, written: list[str], group: frozenset) -> bool:
+    """Does ``text`` write the negations of ``group``'s auxiliaries contracted ("doesn't")
+    more often than in full ("does not")?"""
+    short = sum(form in group for form in written)
+    full = len(re.findall(r"(?i)\b(?:{})\s+not\b".format(
+        "|".join(sorted(form[:-3] for form in group))), text))
+    return short > full
+
+
 def _en_style(draft: Draft) -> _Style:
     """How the summary's own writer negates. A negation written otherwise than the writer's
     own is a tell: synopses that say "knows not" or "was not" and never "does not" gave their
@@ -282,11 +294,15 @@ def _en_style(draft: Draft) -> _Style:
         text = draft.summary
         found = [m.group().lower() for m in re.finditer(r"\b\w+n['’]t\b", text)]
         apostrophes = [form[-2] for form in found]
-        written = {form.replace("’", "'") for form in found}
+        written = [form.replace("’", "'") for form in found]
         # one auxiliary's forms go together ("didn't" -> "doesn't"); "can't" says nothing of
-        # "isn't"
-        contracted = frozenset(form for group in _CONTRACTION_GROUPS if written & group
-                               for form in group) | written
+        # "isn't"; a group is contracted where the writer contracts it more often than not
+        # (a writer of five "does not" and one "doesn't" writes "does not": contractions put
+        # in by one "doesn't" came out five to one against those taken out, and readers
+        # learned "doesn't" as a mark of an edit)
+        contracted = frozenset(form for group in _CONTRACTION_GROUPS
+                               if _contracts(text, written, group) for form in group) | (
+            set(written) - _GROUPED)
         return _Style(contracted, bool(re.search(r"\b[Nn]ever\b", text)),
                       bool(_EN_DO_SUPPORTED.search(text)),
                       # the commoner one, the first written on a tie (not a set's order,
