@@ -960,3 +960,14 @@ def test_a_negation_is_contracted_only_where_the_writer_contracts_more_often_tha
     made = offered("Hannah doesn't wait. Belford didn't sleep. Molly does not care. Johnson "
                    "opens the door.", "polarity", STUDY_PEOPLE)
     assert "Johnson doesn't open the door." in made, made
+
+
+def test_only_a_cousin_or_a_relative_becomes_a_friend():
+    """"friend" came in from six kin words and went out to three: on the sample 20 to 2, and
+    readers learned it as a mark of an edit."""
+    for kin in ("uncle", "aunt", "brother", "sister", "nephew", "niece"):
+        made = offered(f"Johnson visits his {kin} Jon at the farm. Hannah waits.", "relation",
+                       STUDY_PEOPLE)
+        assert made and not any("friend" in m for m in made), (kin, made)
+    assert any("friend" in m for m in offered(
+        "Johnson visits his cousin Jon at the farm. Hannah waits.", "relation", STUDY_PEOPLE))

@@ -104,20 +104,23 @@ EN_FUNCTION_WORDS = frozenset(re.findall(r"\w+",
 
 # --- relation words ---------------------------------------------------------------------------
 # replace: one stated relationship or identity becomes another one.
-# Kin may also become a friend: the way back of invent's friend -> cousin, so that neither word
-# is one only injected summaries bring in (the rules keep each word's flow even).
+# A cousin or a relative may also become a friend: the way back of invent's friend -> cousin
+# and of friend -> relative, so that neither word is one only injected summaries bring in. No
+# other kin word becomes a friend: "friend" is a common word, which edits prefer to bring in,
+# and from six more kin words it came in ten times as often as it went out (the sample: 20
+# to 2), and readers learned "friend" as a mark of an edit.
 EN_RELATION_REPLACE = {
     "father": ["uncle", "guardian", "stepfather"], "mother": ["aunt", "stepmother"],
-    "uncle": ["father", "stepfather", "friend"], "aunt": ["mother", "stepmother", "friend"],
-    "brother": ["cousin", "half-brother", "friend"], "sister": ["cousin", "half-sister", "friend"],
+    "uncle": ["father", "stepfather"], "aunt": ["mother", "stepmother"],
+    "brother": ["cousin", "half-brother"], "sister": ["cousin", "half-sister"],
     "son": ["nephew", "stepson"], "daughter": ["niece", "stepdaughter"],
-    "nephew": ["son", "friend"], "niece": ["daughter", "friend"], "husband": ["brother"],
+    "nephew": ["son"], "niece": ["daughter"], "husband": ["brother"],
     "wife": ["sister"], "cousin": ["brother", "friend"], "grandfather": ["uncle"],
     "grandmother": ["aunt"], "teacher": ["father"], "servant": ["son"],
     "maid": ["daughter"], "guardian": ["father"], "fiancé": ["brother"], "fiancée": ["sister"],
     "stepmother": ["mother"], "stepfather": ["father"], "employer": ["uncle"], "tutor": ["father"],
-    "fathers": ["uncles"], "mothers": ["aunts"], "brothers": ["cousins", "friends"],
-    "sisters": ["cousins", "friends"], "sons": ["nephews"], "daughters": ["nieces"],
+    "fathers": ["uncles"], "mothers": ["aunts"], "brothers": ["cousins"],
+    "sisters": ["cousins"], "sons": ["nephews"], "daughters": ["nieces"],
     "cousins": ["brothers", "friends"], "relatives": ["friends"], "relative": ["friend"],
 }
 # Gendered relation words: a stand-in of the other gender ("his sister Rosalind" -> "his father
