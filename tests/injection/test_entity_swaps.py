@@ -120,7 +120,10 @@ def test_couplet_edits_keep_the_halves_equal():
      "Vell told Milo that Aunt Mabry had changed her figures."),
 ])
 def test_no_role_swap_out_of_an_apposition(summary, swapped):
-    entities = _people("Orrin", "Wren", "Amsel Vale", "Milo", "Vell", "Mabry")
+    # (genders known, and the pair's the same: a "his" or "her" after the pair points at one
+    # of them only then, and a swap needs them of one gender)
+    entities = _people("Orrin", "Wren", "Amsel Vale", "Milo", "Vell", "Mabry", Orrin="m",
+                       Wren="m", Milo="m", Vell="m", Mabry="f")
     got = [e.hallucinated_span for e in entity.role_swap_edits(Draft(summary, "en", entities))]
     assert got == [swapped]
 

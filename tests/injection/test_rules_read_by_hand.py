@@ -971,3 +971,34 @@ def test_only_a_cousin_or_a_relative_becomes_a_friend():
         assert made and not any("friend" in m for m in made), (kin, made)
     assert any("friend" in m for m in offered(
         "Johnson visits his cousin Jon at the farm. Hannah waits.", "relation", STUDY_PEOPLE))
+
+
+# thirty-second reading, seed 3020 (the build of a00217a)
+def test_thirty_second_reading_no_role_swap_that_leaves_a_pronoun_to_the_wrong_gender():
+    """"Peri tries to look sexy as she answers the visiphone and realizes it's Gus Doran" had
+    the two swapped, Gus Doran's gender unknown."""
+    people = STUDY_PEOPLE + [{"name": "Peri", "type": "person", "count": 5, "gender": "f"},
+                             {"name": "Gus Doran", "type": "person", "count": 5}]
+    made = offered("Peri tries to look sexy as she answers the visiphone and realizes it's Gus "
+                   "Doran on the other end. Peri calls Gus Doran at noon.", "entity", people)
+    assert not any(m.startswith("Gus Doran tries") for m in made), made
+    assert any(m.startswith("Gus Doran calls Peri") for m in made), made
+
+
+def test_thirty_second_reading_much_reads_only_negated():
+    """"Paul admits that he does not like the Captain much" became "he likes the Captain
+    much"."""
+    made = offered("Paul admits that he does not like the Captain much. Hannah does not wait.",
+                   "polarity", STUDY_PEOPLE)
+    assert not any("likes the Captain much" in m for m in made), made
+    assert any("Hannah waits" in m for m in made), made
+
+
+def test_thirty_second_reading_no_negated_auxiliary_before_a_second_verb():
+    """"Jon is bolting a new baffle plate ... and ignores what happens" became "Jon is not
+    bolting ... and ignores"."""
+    made = offered("Jon is bolting a new baffle plate on the engine and ignores what happens "
+                   "around him. Hannah does not wait. Molly is at home.", "polarity",
+                   STUDY_PEOPLE)
+    assert not any("not bolting" in m or "isn't bolting" in m for m in made), made
+    assert any("Molly is not at home" in m for m in made), made

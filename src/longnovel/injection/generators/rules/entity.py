@@ -399,7 +399,11 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 continue
             if maybe_same(a, b, draft.zh, people):
                 _refuse(draft, REFUSALS["alias"])
-            elif not _gender_fits(draft, a, _gender_of(draft, b)):
+            elif not _gender_fits(draft, a, _gender_of(draft, b)) or (
+                    _later_pronoun_gender(sentence, a1, draft.zh)
+                    and None in (_gender_of(draft, a), _gender_of(draft, b))):
+                # ("Gus Doran tries to look sexy as she answers": a he or she after the pair
+                # points at one of them only where both genders are known)
                 _refuse(draft, REFUSALS["gender"])
             elif _in_apposition(draft, sentence, a0) or _in_apposition(draft, sentence, b0):
                 _refuse(draft, REFUSALS["apposition"])

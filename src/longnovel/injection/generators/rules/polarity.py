@@ -38,7 +38,9 @@ _CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.
 # Words that only read well under a negation ("told nobody anything", 任何人): dropping the
 # negation leaves them ungrammatical, so such sentences are not affirmed.
 _EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either|"
-                                   r"even|at all)\b", re.IGNORECASE)
+                                   r"even|at all)\b|(?<!very )(?<!so )(?<!too )(?<!how )"
+                                   r"(?<!as )(?<!that )\bmuch\b(?! (?:more|less|better|worse|"
+                                   r"of|to|as|than)\b)", re.IGNORECASE)
 _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
 
 
@@ -152,6 +154,11 @@ def edits(draft: Draft) -> list[Edit]:
 _EN_CONFIRMED = re.compile(r"(?i)\b(?:and|but|which|as)\s+(?:so\s+)?(?:he|she|it|they|we|you|"
                            r"i|[a-z][\w'’-]*)\s+(?:do|does|did|will|would|can|could|is|was|are|"
                            r"were|has|have|had)(?:\s+so)?\s*[.!]?[\"”’']*\s*$")
+
+
+# An auxiliary's tense, as a verb of that form (for ``_coordinated_verb_follows``).
+_TENSE_OF_AUX = {"is": "makes", "are": "make", "has": "makes", "was": "made", "were": "made",
+                 "had": "made"}
 
 
 def _coordinated_verb_follows(rest: str, verb: str) -> bool:
@@ -361,6 +368,9 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "her last will and apparel", "with all his might": no modal there
         if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
             continue
+        if m.group().lower() in _TENSE_OF_AUX and _coordinated_verb_follows(
+                sentence[m.end():], _TENSE_OF_AUX[m.group().lower()]):
+            continue  # "is not bolting a plate ... and ignores what happens"
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
         if re.search(rf"\b(?:to|{'|'.join(sorted(_MODALS))})\s+$", sentence[: m.start()]):
