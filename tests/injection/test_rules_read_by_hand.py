@@ -17,11 +17,13 @@ PEOPLE = [{"name": n, "type": "person", "count": 5, "gender": g} for n, g in (
     ("Menelaus", "m"), ("Dolly Hervey", "f"))]
 
 
-def offered(summary: str, type_id: str, entities=PEOPLE) -> list[str]:
-    """Every valid hallucinated span the rules offer for ``type_id`` over 30 attempts."""
+def offered(summary: str, type_id: str, entities=PEOPLE, outside: tuple = ()) -> list[str]:
+    """Every valid hallucinated span the rules offer for ``type_id`` over 30 attempts
+    (``outside``: the book's other unit summaries)."""
     out = set()
     for attempt in range(30):
-        found = RulesGenerator(13).generate(summary, "en", entities, type_id, attempt)
+        found = RulesGenerator(13).generate(summary, "en", entities, type_id, attempt,
+                                            outside=outside)
         if isinstance(found, NotApplicable):
             break
         if validate(found, "en") is None:
@@ -311,14 +313,7 @@ def test_a_replaced_cause_leaves_no_pronoun_pointing_into_it():
     her" lost Boge to a borrowed cause and kept "her"."""
     summary = ("Lovelace writes to Belford.\n\nHannah says Clarissa is ill, so the family is "
                "trying to help her. Belford waits.")
-    outside = ((False, "Lovelace buys a horse at the fair."),)
-    made = set()
-    for attempt in range(30):
-        found = RulesGenerator(13).generate(summary, "en", PEOPLE, "causal", attempt,
-                                            outside=outside)
-        if isinstance(found, NotApplicable):
-            break
-        made.add(found.hallucinated_span)
+    made = offered(summary, "causal", PEOPLE, ((False, "Lovelace buys a horse at the fair."),))
     assert not any("buys a horse at the fair, so" in m for m in made), made
 
 
@@ -792,13 +787,7 @@ def test_a_place_the_summary_never_writes_takes_its_article_from_the_rest_of_the
     summary = ("Molly opened the shop on Lantern Street before dawn. Later the ship struck the "
                "Greywater Bar.")
     rest = ((False, "A boat waited on the Bar at noon. Molly crossed the Bar."),)
-    made = set()
-    for attempt in range(30):
-        found = RulesGenerator(13).generate(summary, "en", entities, "entity", attempt,
-                                            outside=rest)
-        if isinstance(found, NotApplicable):
-            break
-        made.add(found.hallucinated_span)
+    made = offered(summary, "entity", entities, rest)
     assert any("on the Bar before dawn" in m for m in made), made
     assert not any("on Bar" in m for m in made), made
 
