@@ -991,3 +991,12 @@ def test_thirty_second_reading_no_negated_auxiliary_before_a_second_verb():
                    STUDY_PEOPLE)
     assert not any("not bolting" in m or "isn't bolting" in m for m in made), made
     assert any("Molly is not at home" in m for m in made), made
+
+
+def test_thirty_third_reading_a_surname_introduced_with_a_title_stays_second():
+    """Seed 3121: "Callahan discovers the woman from Venus" moved ahead of "O'Rielly's
+    superior, Chief Callahan, arrives to see what caused the problem"."""
+    first = "O'Rielly's superior, Chief Callahan, arrives to see what caused the problem."
+    assert offered(first + " Callahan discovers the woman from Venus.", "temporal",
+                   STUDY_PEOPLE) == []
+    assert offered(first + " Molly discovers the woman from Venus.", "temporal", STUDY_PEOPLE)

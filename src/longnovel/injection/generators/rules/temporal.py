@@ -160,10 +160,12 @@ def _introduced_in(first: str, second: str) -> bool:
         for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
             if noun.islower() and re.search(rf"\b[Tt]he {re.escape(noun)}\b", second):
                 return True
-    for given, _ in re.findall(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b", first):
+    for given, family in re.findall(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b", first):
         if given not in EN_STOPWORDS and given not in EN_HONORIFICS and \
                 re.search(rf"\b{given}\b(?! [A-Z])", second):
             return True
+        if given not in EN_STOPWORDS and re.search(rf"(?<!{given} )\b{family}\b", second):
+            return True  # "O'Rielly's superior, Chief Callahan, arrives ... Callahan discovers"
     return False
 
 
