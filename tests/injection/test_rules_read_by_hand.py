@@ -838,12 +838,6 @@ def test_twenty_ninth_reading_an_outcome_a_later_clause_confirms_stays():
 
 
 # thirtieth reading, seed 2716 (the build of 13b6d0a)
-def test_thirtieth_reading_no_negation_inside_a_condition():
-    made = offered("He was their only pilot, and if they were to get another, it would take "
-                   "at least a year of training. Hannah wasn't there.", "polarity",
-                   STUDY_PEOPLE)
-    assert not any("weren" in m or "were not" in m for m in made), made
-    assert any("He wasn't their only pilot" in m for m in made), made
 
 
 def test_thirtieth_reading_a_saying_keeps_its_verb_and_teach_needs_a_person():
@@ -974,25 +968,6 @@ def test_thirty_second_reading_no_role_swap_that_leaves_a_pronoun_to_the_wrong_g
     assert any(m.startswith("Gus Doran calls Peri") for m in made), made
 
 
-def test_thirty_second_reading_much_reads_only_negated():
-    """"Paul admits that he does not like the Captain much" became "he likes the Captain
-    much"."""
-    made = offered("Paul admits that he does not like the Captain much. Hannah does not wait.",
-                   "polarity", STUDY_PEOPLE)
-    assert not any("likes the Captain much" in m for m in made), made
-    assert any("Hannah waits" in m for m in made), made
-
-
-def test_thirty_second_reading_no_negated_auxiliary_before_a_second_verb():
-    """"Jon is bolting a new baffle plate ... and ignores what happens" became "Jon is not
-    bolting ... and ignores"."""
-    made = offered("Jon is bolting a new baffle plate on the engine and ignores what happens "
-                   "around him. Hannah does not wait. Molly is at home.", "polarity",
-                   STUDY_PEOPLE)
-    assert not any("not bolting" in m or "isn't bolting" in m for m in made), made
-    assert any("Molly is not at home" in m for m in made), made
-
-
 def test_thirty_third_reading_a_surname_introduced_with_a_title_stays_second():
     """Seed 3121: "Callahan discovers the woman from Venus" moved ahead of "O'Rielly's
     superior, Chief Callahan, arrives to see what caused the problem"."""
@@ -1000,3 +975,44 @@ def test_thirty_third_reading_a_surname_introduced_with_a_title_stays_second():
     assert offered(first + " Callahan discovers the woman from Venus.", "temporal",
                    STUDY_PEOPLE) == []
     assert offered(first + " Molly discovers the woman from Venus.", "temporal", STUDY_PEOPLE)
+
+
+def test_the_answer_and_reply_verbs_are_found_in_every_form():
+    """The verbs are the lexicon's lemmas, inflected by lemminflect ("complying", "refused")."""
+    import re as regex
+
+    from longnovel.injection.lexicon.en import EN_ANSWER_VERBS
+    from longnovel.injection.nlp.inflect import verb_forms_pattern
+
+    pattern = regex.compile(verb_forms_pattern(EN_ANSWER_VERBS))
+    for sentence in ("Wren is complying.", "Jory refused.", "Orrin obeys the order."):
+        assert pattern.search(sentence), sentence
+    for sentence in ("Wren compiles a list.", "Jory is obedient.", "They agreeably wait."):
+        assert not pattern.search(sentence), sentence
+
+
+# Readings whose fix has a nearby case still offered: (summary, type, never, offered), each
+# of ``never`` in no span offered, ``offered`` in one.
+READINGS_WITH_CONTROL = [
+    # seed 2716: "if they weren't to get another, it would take a year"
+    ("He was their only pilot, and if they were to get another, it would take at least a year "
+     "of training. Hannah wasn't there.", "polarity", ("weren", "were not"),
+     "He wasn't their only pilot"),
+    # seed 3020: "he likes the Captain much"
+    ("Paul admits that he does not like the Captain much. Hannah does not wait.", "polarity",
+     ("likes the Captain much",), "Hannah waits"),
+    # seed 3020: "Jon is not bolting a new baffle plate ... and ignores"
+    ("Jon is bolting a new baffle plate on the engine and ignores what happens around him. "
+     "Hannah does not wait. Molly is at home.", "polarity", ("not bolting", "isn't bolting"),
+     "Molly is not at home"),
+    # the coordinated verb matched by tense, not by its ending ("walked ... and took")
+    ("Jon walked to the shop and took the bread. Hannah does not wait. Molly opens the door.",
+     "polarity", ("walk to the shop", "never walked"), "Molly does not open"),
+]
+
+
+@pytest.mark.parametrize("summary,type_id,never,wanted", READINGS_WITH_CONTROL)
+def test_a_reading_fixed_leaves_its_nearby_case_offered(summary, type_id, never, wanted):
+    made = offered(summary, type_id, STUDY_PEOPLE)
+    assert not any(word in m for m in made for word in never), made
+    assert any(wanted in m for m in made), made

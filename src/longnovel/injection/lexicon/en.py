@@ -353,6 +353,13 @@ EN_REPORTING_VERBS = ("said", "says", "knew", "knows", "found", "finds", "though
                       "admitted", "admits", "learned", "learns", "tells", "told", "claims",
                       "claimed", "insists", "insisted", "announces", "announced", "declares",
                       "declared", "informs", "informed")
+# Verbs that answer what was asked, offered or told before them (lemmas): a sentence holding
+# one leans on the sentence before ("The receiving person complies"); those that answer only a
+# telling, and verbs of going on with it, mark a sentence that leans on its own paragraph.
+EN_REPLY_VERBS = frozenset({"comply", "reply", "respond", "relent", "obey"})
+EN_ANSWER_VERBS = EN_REPLY_VERBS | {"agree", "accept", "refuse", "decline", "answer", "consent",
+                                    "oblige"}
+EN_GO_ON_VERBS = frozenset({"continue", "resume"})
 # Verbs of knowing, perceiving and saying (lemmas): "fails to"/"refuses to" before them says
 # nothing a writer would ("he refuses to find that the boy is").
 EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",

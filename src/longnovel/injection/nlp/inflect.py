@@ -22,6 +22,18 @@ def is_base_verb(word: str) -> bool:
     return word.lower() in verb_lemmas(word)
 
 
+def verb_forms_pattern(lemmas) -> str:
+    """A regular expression (no groups) matching any form of the verbs ``lemmas`` as a whole
+    word ("comply" -> comply, complies, complied, complying), by lemminflect's inflections."""
+    from lemminflect import getAllInflections
+
+    forms = set(lemmas)
+    for lemma in lemmas:
+        forms.update(form for found in getAllInflections(lemma, upos="VERB").values()
+                     for form in found)
+    return r"\b(?:" + "|".join(sorted(forms, key=lambda f: (-len(f), f))) + r")\b"
+
+
 @lru_cache(maxsize=65536)
 def word_classes(word: str) -> frozenset[str]:
     """The parts of speech lemminflect's dictionary knows ``word`` (any case) as: "NOUN",

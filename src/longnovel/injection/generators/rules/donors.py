@@ -15,7 +15,8 @@ from longnovel.injection.generators.rules.draft import (
     split_opener,
     strip_time_phrase,
 )
-from longnovel.injection.lexicon.en import EN_STOPWORDS
+from longnovel.injection.lexicon.en import EN_GO_ON_VERBS, EN_REPLY_VERBS, EN_STOPWORDS
+from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.commentary import is_commentary
 from longnovel.injection.nlp.sentences import split_sentences
 
@@ -30,10 +31,9 @@ _EN_OBJECT_HER = re.compile(r"\bher(?=\s*[,.;!?]|\s+(?:to|a|an|the|that|and|in|o
                             r"from|for|some|back|up|out|off|into|about|[A-Z]))")
 # Verbs that go on with, or answer, what the donor's own paragraph told ("presses on to ask",
 # "complies", "replies") and "the incident": out of that paragraph they follow nothing.
-_EN_CONTINUES = re.compile(r"(?i)\b(?:press(?:es|ed)? on|go(?:es)? on|went on|carr(?:y|ies|ied) "
-                           r"on|continu(?:e|es|ed|ing)|resum(?:e|es|ed)|compl(?:y|ies|ied)|"
-                           r"repl(?:y|ies|ied)|respond(?:s|ed)?|relent(?:s|ed)?|obey(?:s|ed)?|"
-                           r"the incident|the rest)\b")
+_EN_CONTINUES = re.compile(r"(?i)\b(?:(?:press(?:es|ed)?|go(?:es)?|went|carr(?:y|ies|ied)) on|"
+                           r"the incident|the rest)\b|"
+                           + inflect.verb_forms_pattern(EN_REPLY_VERBS | EN_GO_ON_VERBS))
 _ZH_ANCHORED = re.compile(r"他们|她们|它|这|那|又|也|再|还|仍|却|但|于是|然后|最后|另|此|继续|照办|"
                           r"答应|回答")
 _ZH_PRONOUN = re.compile(r"[他她]")

@@ -29,6 +29,12 @@ class Draft:
     outside: tuple = ()
 
     @cached_property
+    def book_texts(self) -> tuple[str, ...]:
+        """This summary, then the book's other unit summaries (``outside``): where the
+        writer's usage of a word is read."""
+        return (self.summary, *(text for _, text in self.outside))
+
+    @cached_property
     def spans(self) -> list[tuple[int, int]]:
         return sentence_spans(self.summary, self.language)
 
@@ -298,6 +304,20 @@ def _opener_patterns(zh: bool) -> list[re.Pattern]:
 _EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
                        r"looked|lay|stood)\b")
 _ZH_STATE = re.compile(r"^[^，。]{1,8}?(?:是|有|姓|叫|名叫|今年|已经)")
+
+
+# A later clause that says the event came off (en): an echo that ends the sentence with an
+# auxiliary alone ("..., and they do.", "but he did") or one of success ("which he manages to
+# overcome"). What it confirms is neither negated nor turned into its opposite outcome.
+_CONFIRMED_LATER = re.compile(
+    r"(?i)\b(?:and|but|which|as)\s+(?:so\s+)?(?:he|she|it|they|we|you|i|[a-z][\w'’-]*)\s+"
+    r"(?:(?:do|does|did|will|would|can|could|is|was|are|were|has|have|had)(?:\s+so)?\s*[.!]?"
+    r"[\"”’']*\s*$|(?:manages?|managed|succeeds?|succeeded)\b)")
+
+
+def confirmed_later(rest: str) -> bool:
+    """Does ``rest`` (the sentence after an event) say that the event came off?"""
+    return bool(_CONFIRMED_LATER.search(rest))
 
 
 def describes_a_state(sentence: str, zh: bool) -> bool:

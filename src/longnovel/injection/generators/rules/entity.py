@@ -235,8 +235,8 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str
     people = draft.names("person")
     found, refused = [], None
     for name in dict.fromkeys(named + people):
-        if _a_word_of_address(name, draft.zh) or _titled(draft, name):
-            continue  # "Dad", "Mother": how someone is addressed, no name to put in
+        if _no_name_to_put_in(draft, name):
+            continue  # "Dad", "Mother", "the Regime": no name to put in
         if any(maybe_same(name, m, draft.zh, people) for m in exclude):
             refused = refused or "alias"
         elif not _gender_fits(draft, name, gender):
@@ -328,19 +328,27 @@ def _titled(draft: Draft, name: str) -> bool:
     "before Regime greets them"). en; a name the summaries never write is no title."""
     if draft.zh:
         return False
+    with_the, bare = draft.memo(("the_counts", name), lambda: _the_counts(draft.book_texts, name))
+    return with_the > bare
 
-    def count() -> bool:
-        texts = [draft.summary] + [text for _, text in draft.outside]
-        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
-        with_the = bare = 0
-        for text in texts:
-            for m in pattern.finditer(text):
-                if re.search(r"\b[Tt]he\s+$", text[: m.start()]):
-                    with_the += 1
-                elif not inside_longer_name(text, m.start(), m.end()):
-                    bare += 1
-        return with_the > bare
-    return draft.memo(("titled", name), count)
+
+def _no_name_to_put_in(draft: Draft, name: str) -> bool:
+    """A form of address, a word that is no noun, or a title (``_a_word_of_address``,
+    ``_titled``): nobody's name to put in place of a name or a pronoun."""
+    return _a_word_of_address(name, draft.zh) or _titled(draft, name)
+
+
+def _the_counts(texts, name: str) -> tuple[int, int]:
+    """How often ``texts`` write ``name`` after "the", and without it (en; a bare use inside
+    a longer name, "Bar" in "the Greywater Bar", is neither)."""
+    with_the = bare = 0
+    for text in texts:
+        for m in re.finditer(rf"(?<![\w.]){re.escape(name)}\b", text):
+            if re.search(r"\b[Tt]he\s+$", text[: m.start()]):
+                with_the += 1
+            elif not inside_longer_name(text, m.start(), m.end()):
+                bare += 1
+    return with_the, bare
 
 
 _EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "ma", "pa",
@@ -540,8 +548,7 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
                   and not (draft.language == "en" and " " not in n
                            and n.lower() in draft.lower_words)]
         if kind == "person":
-            kept = [n for n in others if not _a_word_of_address(n, draft.zh)
-                    and not _titled(draft, n)
+            kept = [n for n in others if not _no_name_to_put_in(draft, n)
                     and not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
             if others and not kept:
                 _refuse(draft, REFUSALS["alias"])
@@ -573,8 +580,7 @@ def _preposition_fits(draft: Draft, before: str, other: str) -> bool:
     def used() -> set[str]:
         pattern = re.compile(rf"\b(on|in|at)\s+(?:the\s+)?{re.escape(other)}\b",
                              re.IGNORECASE)
-        texts = [draft.summary] + [text for _, text in draft.outside]
-        return {found.lower() for text in texts for found in pattern.findall(text)}
+        return {found.lower() for text in draft.book_texts for found in pattern.findall(text)}
     uses = draft.memo(("place_prepositions", other), used)
     if m.group(1).lower() == "on":
         return "on" in uses
@@ -628,14 +634,12 @@ def _with_article(draft: Draft, sentence: str, start: int, end: int, other: str,
 
 def _article_uses(draft: Draft, other: str) -> tuple[bool, bool]:
     """(written with "the"?, written without?) of ``other`` in the summary, else (when the
-    summary writes it in neither way) in the book's other unit summaries. A bare "Bar" inside
-    "the Greywater Bar" is no use without "the" ("on Lantern Street" became "on Bar")."""
-    for texts in ([draft.summary], [text for _, text in draft.outside]):
-        with_the = any(re.search(rf"\b[Tt]he {re.escape(other)}\b", t) for t in texts)
-        bare = any(not inside_longer_name(t, m.start(), m.end()) for t in texts
-                   for m in re.finditer(rf"(?<![Tt]he )(?<![\w.]){re.escape(other)}\b", t))
+    summary writes it in neither way) in the book's other unit summaries (``_the_counts``:
+    "on Lantern Street" had become "on Bar", from "the Greywater Bar")."""
+    for texts in (draft.book_texts[:1], draft.book_texts[1:]):
+        with_the, bare = _the_counts(texts, other)
         if with_the or bare:
-            return with_the, bare
+            return bool(with_the), bool(bare)
     return False, False
 
 

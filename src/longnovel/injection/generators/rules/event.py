@@ -7,7 +7,12 @@ from __future__ import annotations
 import re
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, own_words_first, word_edits
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    confirmed_later,
+    own_words_first,
+    word_edits,
+)
 from longnovel.injection.lexicon.en import (
     EN_BARE_INFINITIVE_VERBS,
     EN_CLAUSE_OBJECT_VERBS,
@@ -217,10 +222,6 @@ _SUBORDINATE = re.compile(r"(?:\b(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]p
                           r"\b[^,;]*$")
 
 
-# A later clause that says the event came off ("which he manages to overcome", "and she
-# does"): the event stays.
-_CONFIRMED = re.compile(r"\b(?:which|and|but)\s+(?:he|she|they|it|[A-Z][\w'’-]*)\s+(?:manages?|"
-                        r"managed|succeeds?|succeeded|does|did)\b")
 _ON_ONES_WAY = re.compile(r"\s+(?:[\w'’-]+\s+)?on\s+(?:his|her|their|its|my|your|our)\s+way\b")
 _NO_CHOICE = re.compile(r"(?i)\W*(?:with no (?:other )?choice|having no (?:other )?choice|"
                         r"left (?:with )?no (?:other )?choice|(?:reluctantly|grudgingly|"
@@ -298,7 +299,7 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "With no choice, she accepts": never "she refuses"
     if _ON_ONES_WAY.match(sentence[end:]):
         return None  # "sends him on his way" is a saying: no "brings him on his way"
-    if _CONFIRMED.search(sentence[end:]):
+    if confirmed_later(sentence[end:]):
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):
         return None

@@ -7,7 +7,7 @@ import re
 from typing import NamedTuple
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, splice
+from longnovel.injection.generators.rules.draft import Draft, confirmed_later, splice
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
     EN_INVOLUNTARY_VERBS,
@@ -135,7 +135,7 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [c for c in changes if c[0] != "affirm"]
         if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
             changes = [c for c in changes if c[0] != "negate"]  # nor a question: "Does he not"
-        if not draft.zh and _EN_CONFIRMED.search(sentence):
+        if not draft.zh and confirmed_later(sentence):
             changes = []  # "Butch commands them to attack, and they do": the echo says it did
         for subtype, new in changes:
             if not _keeps_company(draft, sentence, new):
@@ -148,28 +148,22 @@ def edits(draft: Draft) -> list[Edit]:
     return out if draft.zh else _in_the_writers_constructions(draft, out)
 
 
-# A clause that ends the sentence by confirming what went before with an auxiliary alone
-# ("..., and they do.", "but he did", "which she does"): a negated or affirmed first part
-# would contradict it within one sentence.
-_EN_CONFIRMED = re.compile(r"(?i)\b(?:and|but|which|as)\s+(?:so\s+)?(?:he|she|it|they|we|you|"
-                           r"i|[a-z][\w'’-]*)\s+(?:do|does|did|will|would|can|could|is|was|are|"
-                           r"were|has|have|had)(?:\s+so)?\s*[.!]?[\"”’']*\s*$")
+
+# The tense of an auxiliary that a coordinated verb would share ("is bolting ... and ignores",
+# "was bolting ... and ignored").
+_PAST_OF_AUX = {"is": False, "are": False, "has": False, "have": False, "was": True, "were": True,
+                "had": True}
 
 
-# An auxiliary's tense, as a verb of that form (for ``_coordinated_verb_follows``).
-_TENSE_OF_AUX = {"is": "makes", "are": "make", "has": "makes", "was": "made", "were": "made",
-                 "had": "made"}
-
-
-def _coordinated_verb_follows(rest: str, verb: str) -> bool:
-    """Does a second verb of the same subject, in the same form, follow ``verb`` ("takes
-    over Terry's body and gains all of his knowledge")? Negating the first alone reads
-    "does not take over ... and gains": the negation would need to reach both."""
+def _coordinated_verb_follows(rest: str, past: bool) -> bool:
+    """Does a second finite verb of the same subject, in the same tense (past or third
+    person present), follow in ``rest`` ("takes over Terry's body and gains all of his
+    knowledge")? Negating the first alone reads "does not take over ... and gains": the
+    negation would need to reach both."""
     for m in re.finditer(r"\b(?:and|or)\s+(?:then\s+|also\s+|later\s+|soon\s+)?([a-z]+)\b",
                          rest):
         word = m.group(1)
-        if word != verb and _is_finite_verb(word) and word.endswith("s") == verb.endswith("s") \
-                and word.endswith("ed") == verb.endswith("ed"):
+        if _is_finite_verb(word) and (inflect.past_tense(word) == word) == past:
             return True
     return False
 
@@ -368,8 +362,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "her last will and apparel", "with all his might": no modal there
         if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
             continue
-        if m.group().lower() in _TENSE_OF_AUX and _coordinated_verb_follows(
-                sentence[m.end():], _TENSE_OF_AUX[m.group().lower()]):
+        if m.group().lower() in _PAST_OF_AUX and _coordinated_verb_follows(
+                sentence[m.end():], _PAST_OF_AUX[m.group().lower()]):
             continue  # "is not bolting a plate ... and ignores what happens"
         out.append(_negated_aux(sentence, m, style))
     for m in _EN_PERFECT.finditer(sentence):
@@ -384,7 +378,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
         if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
                 and not in_before_clause(m.start(2)) \
-                and not _coordinated_verb_follows(sentence[m.end(2):], m.group(2)):
+                and not _coordinated_verb_follows(
+                    sentence[m.end(2):], inflect.past_tense(m.group(2)) == m.group(2)):
             supported = _do_support(m.group(2), style) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))

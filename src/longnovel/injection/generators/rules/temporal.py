@@ -12,7 +12,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
-from longnovel.injection.lexicon.en import EN_HONORIFICS, EN_STOPWORDS
+from longnovel.injection.lexicon.en import EN_ANSWER_VERBS, EN_HONORIFICS, EN_STOPWORDS
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.text import upper_first
 
@@ -63,10 +63,7 @@ def edits(draft: Draft) -> list[Edit]:
 
 # Verbs of an answer to what was asked or offered in the sentence before ("complies",
 # "agrees", "refuses"): moved ahead of it, the answer comes before the question.
-_EN_ANSWERS = re.compile(r"(?i)\b(?:compl(?:y|ies|ied)|agree(?:s|d)?|obey(?:s|ed)?|"
-                         r"accept(?:s|ed)?|refuse(?:s|d)?|decline(?:s|d)?|repl(?:y|ies|ied)|"
-                         r"respond(?:s|ed)?|answer(?:s|ed)?|relent(?:s|ed)?|consent(?:s|ed)?|"
-                         r"oblige(?:s|d)?)\b")
+_EN_ANSWERS = re.compile("(?i)" + inflect.verb_forms_pattern(EN_ANSWER_VERBS))
 _ZH_ANSWERS = re.compile(r"答应|同意|照办|拒绝|回答|应允|推辞")
 
 
