@@ -126,14 +126,12 @@ class _Stats:
     """Occurrences, jieba word boundaries and the contexts of strings in one text."""
 
     def __init__(self, text: str):
-        import jieba
-
-        jieba.setLogLevel(60)
         from longnovel.injection.nlp.script import to_simplified
+        from longnovel.injection.nlp.zh.segment import word_spans
 
         self.text = text
         self.simplified = to_simplified(text)
-        self.words = [(start, end) for _, start, end in jieba.tokenize(self.simplified)]
+        self.words = word_spans(self.simplified)
         self.starts = {start for start, _ in self.words}
         self.ends = {end for _, end in self.words}
 
@@ -248,28 +246,37 @@ def _surname_at(text: str, i: int) -> int:
     return 1 if text[i] in ZH_SURNAMES else 0
 
 
+@lru_cache(maxsize=1)
+def _surname_starts() -> re.Pattern:
+    """Where a surname may start (``_surname_at`` then tells its length)."""
+    compound = "|".join(sorted(ZH_COMPOUND_SURNAMES))
+    return re.compile(f"(?=[{ZH_SURNAMES}]|{compound})")
+
+
 def _full_names(stats: _Stats, min_count: int) -> tuple[dict[str, int], set[str]]:
     """Full names with their counts, and the rarer full names (fewer than ``min_count``
     occurrences) that still stand where names stand: 顾青禾 met once makes 青禾 a name."""
     text = stats.text
     short: Counter = Counter()   # surname + one character
     long: Counter = Counter()    # surname + two characters
-    for i in range(len(text)):
+    for m in _surname_starts().finditer(text):
+        i = m.start()
         n = _surname_at(text, i)
-        if not n:
-            continue
         two, three = text[i : i + n + 1], text[i : i + n + 2]
         if len(two) == n + 1 and _CJK.fullmatch(two[n:]) and two[n] not in ZH_NOT_GIVEN:
             short[two] += 1
             if len(three) == n + 2 and _CJK.fullmatch(three[n + 1]) \
                     and three[-1] not in ZH_NOT_GIVEN:
                 long[three] += 1
+    extended: dict[str, list[tuple[str, int]]] = {}  # a short one -> the long ones it begins
+    for s, c in long.items():
+        for k in range(2, len(s)):
+            extended.setdefault(s[:k], []).append((s, c))
     chosen = {}
     for two, n2 in short.items():
         if n2 < min_count:
             continue
-        best, n3 = max(((s, c) for s, c in long.items() if s.startswith(two)),
-                       key=lambda sc: (sc[1], sc[0]), default=("", 0))
+        best, n3 = max(extended.get(two, ()), key=lambda sc: (sc[1], sc[0]), default=("", 0))
         name = best if n3 >= EXTEND_SHARE * n2 else two
         if len(name) > len(two) and _common_word(two):
             continue  # 白鹭河, 高兴地: the first part is an ordinary word
