@@ -136,10 +136,10 @@ def test_the_stage_passes_its_tried_candidates_back(monkeypatch):
 
     class Spy(RulesGenerator):
         def generate(self, summary, language, entities, type_id, attempt=0, tried=(),
-                     book="", outside=()):
+                     book="", outside=(), unit_starts=None):
             seen.append(tuple(tried))
             return super().generate(summary, language, entities, type_id, attempt, tried,
-                                    book, outside)
+                                    book, outside, unit_starts)
 
     class inject:  # the config's inject section
         generator, verify, max_retries = "rules", None, 2

@@ -131,6 +131,37 @@ def test_an_invented_cause_joins_the_last_event_of_one_unit_to_the_first_of_the_
                             "Wren waits.")
 
 
+def test_no_invented_cause_between_two_paragraphs_of_one_units_summary(en_entities):
+    """A unit's summary may have paragraphs of its own (every SQuALITY retelling, every
+    summary of the sample): the blank line between them is no unit's end, and joining them
+    made "two steps of one scene" a cause and effect ("the water is piped to the saloon, so
+    Harvey and Joe head back to the bar", one story's summary). Told where the units start,
+    only the true boundary is offered."""
+    first = ("Wren sells eleven clocks at the market because the winter is near. Mabry falls "
+             "ill at the shop.")
+    second = "Then the family arrives. Wren waits."
+    summary = f"{first}\n\n{second}"
+    one_unit = [RulesGenerator(13).generate(summary, "en", en_entities, "causal", attempt,
+                                            unit_starts=())
+                for attempt in range(10)]
+    assert not any(getattr(c, "subtype", None) == "invent" for c in one_unit)
+    two_units = [RulesGenerator(13).generate(summary, "en", en_entities, "causal", attempt,
+                                             unit_starts=(len(first) + 2,))
+                 for attempt in range(10)]
+    assert any(getattr(c, "subtype", None) == "invent" for c in two_units)
+
+
+def test_unit_starts_are_where_the_books_unit_summaries_meet():
+    from longnovel.injection.engine import unit_starts
+
+    summaries = {"b": [(3, "C one.\n\nC two."), (1, "A."), (2, "B b.")]}
+    window = {"book_id": "b", "unit_start": 1, "unit_end": 3,
+              "reference_summary": "A.\n\nB b.\n\nC one.\n\nC two."}
+    assert unit_starts(window, summaries) == (4, 10)
+    # a reference summary the unit summaries do not make up: not known
+    assert unit_starts(dict(window, reference_summary="A. B b. C one."), summaries) is None
+
+
 @pytest.mark.parametrize("writers,joined", [
     ("Because the winter is near, Wren sells eleven clocks at the market.",
      "Because Mabry falls ill at the shop, the family arrives."),

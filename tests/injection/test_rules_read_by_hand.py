@@ -993,6 +993,10 @@ def test_the_answer_and_reply_verbs_are_found_in_every_form():
 
 # Readings whose fix has a nearby case still offered: (summary, type, never, offered), each
 # of ``never`` in no span offered, ``offered`` in one.
+# Two plain events of the summary's end that may trade places: the nearby case of a temporal
+# refusal.
+CONTROL_SWAP = "Hannah sells the old car to Jon. Molly opens the door and walks out."
+
 READINGS_WITH_CONTROL = [
     # seed 2716: "if they weren't to get another, it would take a year"
     ("He was their only pilot, and if they were to get another, it would take at least a year "
@@ -1008,6 +1012,36 @@ READINGS_WITH_CONTROL = [
     # the coordinated verb matched by tense, not by its ending ("walked ... and took")
     ("Jon walked to the shop and took the bread. Hannah does not wait. Molly opens the door.",
      "polarity", ("walk to the shop", "never walked"), "Molly does not open"),
+    # seed 3222 (the thirty-fourth reading): a reaction moved ahead of what it reacts to
+    ("Retief asks what happened to the cruiser that disappeared nine years ago. Fith is "
+     "offended and calls for Retief to be fired. Molly opens the door and walks out. Hannah "
+     "sells the old car to Jon.", "temporal", ("fired. Retief asks",), CONTROL_SWAP),
+    ("Forbes demands that they put the animal in a box. Benson protests and reminds Forbes "
+     "that it is against the law, but Forbes insists. Molly opens the door and walks out. "
+     "Hannah sells the old car to Jon.", "temporal", ("insists. Forbes demands",),
+     CONTROL_SWAP),
+    # seed 3222: "Without missing a beat" and "The couple" lean on the sentence before
+    ("Ri tells Extrone to use Mia instead. Without missing a beat, Extrone kills Mia and "
+     "leaves. Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "temporal", ("leaves. Ri tells",), CONTROL_SWAP),
+    ("Whiting orders Mary and Steve to leave the camp. The couple runs from the tent and "
+     "glides off on a thlot. Molly opens the door and walks out. Hannah sells the old car to "
+     "Jon.", "temporal", ("thlot. Whiting",), CONTROL_SWAP),
+    # seed 3222: what would have been is no event in time
+    ("Kane looks at the dials of the ship. The machine would have failed its assignment. "
+     "Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "temporal", ("assignment. Kane",), CONTROL_SWAP),
+    # seed 3222: a need made a cause ("Simon must go to Bahnhof ..., so there is no hotel
+    # space in Munch")
+    ("There is no hotel space in Munch, so Simon must go to Bahnhof to apply for hotel "
+     "service. Harriet was flying it because Dorr refused to come back for Asa.",
+     "causal", ("so there is no hotel space",),
+     "Dorr refused to come back for Asa because Harriet was flying it"),
+    # seed 3222: a concession turned over ("Despite the engineer's efforts, the animal is not
+    # intelligent enough to avoid the traps")
+    ("Despite the engineer’s efforts, the animal is intelligent enough to avoid the traps. "
+     "Hannah does not wait. Molly is at home.", "polarity",
+     ("not intelligent", "isn't intelligent", "isn’t intelligent"), "Molly is not at home"),
 ]
 
 

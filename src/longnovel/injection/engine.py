@@ -17,6 +17,7 @@ from longnovel.injection.generators.rules.generator import RulesGenerator
 from longnovel.injection.reasons import QUOTE_SUPPORT, changed_sentences, gold
 from longnovel.injection.validate import validate
 from longnovel.taxonomy import TYPE_IDS
+from longnovel.tokenizer import JOIN
 
 RULES_CHUNK_JOBS = 512  # jobs the rules generator runs (and writes) at a time
 # Support (see ``evidence``) from which the article is taken to tell an invented sentence
@@ -76,6 +77,24 @@ def outside_units(window: dict, summaries: dict) -> tuple[tuple[bool, str], ...]
         return ()
     return tuple((index < start, text) for index, text in sorted(
         summaries.get(window["book_id"], ())) if not start <= index <= end)
+
+
+def unit_starts(window: dict, summaries: dict) -> tuple[int, ...] | None:
+    """Where each of the window's unit summaries after the first starts in its reference
+    summary (None where the book's summaries do not make it up: the rules then take its
+    blank lines)."""
+    start, end = window.get("unit_start"), window.get("unit_end")
+    parts = [text for index, text in sorted(summaries.get(window.get("book_id"), ()))
+             if start is not None and end is not None and start <= index <= end]
+    if not parts or JOIN.join(parts) != window["reference_summary"]:
+        return None
+    out, at = [], 0
+    for text in parts[:-1]:
+        at += len(text) + len(JOIN)
+        out.append(at)
+    return tuple(out)
+
+
 # --- generation, validation, verification -------------------------------------------------
 
 
@@ -184,7 +203,8 @@ class Engine:
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
                                               attempt, before, window["book_id"],
-                                              self.outside(window))
+                                              self.outside(window),
+                                              unit_starts=unit_starts(window, self.summaries))
                 reason = reject_reason(outcome, window["language"])
                 if reason is not None:
                     self.rules.withdraw(outcome)

@@ -360,6 +360,19 @@ EN_REPLY_VERBS = frozenset({"comply", "reply", "respond", "relent", "obey"})
 EN_ANSWER_VERBS = EN_REPLY_VERBS | {"agree", "accept", "refuse", "decline", "answer", "consent",
                                     "oblige"}
 EN_GO_ON_VERBS = frozenset({"continue", "resume"})
+# Verbs and states of a reaction to what was just done or said (lemmas; adjectives and
+# participles after "is", "becomes", "feels"): told ahead of what it reacts to, the reaction
+# comes first ("Fith is offended and calls for Retief to be fired. Retief ... asks").
+EN_REACTION_VERBS = frozenset({"protest", "object", "insist", "retort", "complain", "apologize",
+                               "apologise", "thank", "forgive", "scold", "rebuke", "react",
+                               "congratulate"})
+EN_REACTION_STATES = ("offended", "upset", "angry", "angered", "furious", "outraged", "insulted",
+                      "annoyed", "irritated", "shocked", "stunned", "surprised", "astonished",
+                      "amazed", "horrified", "relieved", "pleased", "delighted", "disappointed",
+                      "embarrassed", "frightened", "scared", "terrified", "alarmed", "confused",
+                      "puzzled", "impressed", "saddened", "devastated", "grateful", "thankful",
+                      "flattered", "indignant", "dismayed", "appalled", "baffled", "bewildered",
+                      "enraged", "infuriated", "taken aback")
 # Verbs of knowing, perceiving and saying (lemmas): "fails to"/"refuses to" before them says
 # nothing a writer would ("he refuses to find that the boy is").
 EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",

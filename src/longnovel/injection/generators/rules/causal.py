@@ -89,8 +89,11 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
         points_back = not draft.zh and (any(_REFERRING.match(v) or re.match(
             r"(?i)(?:it|this|that)\b", v) for v in moved) or _pronoun_in_later(m))
         # "Winship hangs up, so the person who answers cannot speak English": an ability or
-        # a need is no effect of a later event
-        capacity = not draft.zh and _EN_CAPACITY.search(m.group("a"))
+        # a need is no effect of a later event; and a need no cause of an earlier one ("Simon
+        # must go to Bahnhof, so there is no hotel space in Munch"; a lack of ability may
+        # be: "he cannot swim, so he drowns")
+        capacity = not draft.zh and (_EN_CAPACITY.search(m.group("a"))
+                                     or _EN_NEED.search(m.group("b")))
         no_subject = draft.zh and k in _ZH_FRONT and not _zh_clause_with_subject(
             draft, m.group(_ZH_FRONT[k]))
         if not (points_back or reported or capacity or no_subject):
@@ -106,6 +109,7 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
 
 _EN_CAPACITY = re.compile(r"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|must|needs? to|"
                           r"has to|have to|had to|should|unable|able to)\b")
+_EN_NEED = re.compile(r"(?i)\b(?:must|needs? to|has to|have to|had to|should|ought to)\b")
 _EN_PERSONAL = re.compile(r"(?i)\b(?:he|she|they|him|her|them|his|their|hers|theirs|himself|"
                           r"herself|themselves)\b")
 
@@ -321,7 +325,7 @@ def _paragraph_connectives(draft: Draft) -> list[str]:
     and "Therefore, a girl goes up to Joe's table" at a paragraph's head gave the edit away."""
     def find() -> list[str]:
         heads = [k for k in range(len(draft.sentences))
-                 if k == 0 or draft.unit_of(k - 1) != draft.unit_of(k)]
+                 if k == 0 or draft.paragraph_of(k - 1) != draft.paragraph_of(k)]
         return [opener for opener in _writers_connectives(draft)
                 if any(_opens_with(draft.sentences[k], opener) for k in heads)]
     return draft.memo("causal_paragraph_connectives", find)

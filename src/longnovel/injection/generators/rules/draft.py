@@ -27,6 +27,9 @@ class Draft:
     vocabulary: object = None
     # (earlier than the window?, unit summary) of the book's units outside the window
     outside: tuple = ()
+    # where each of the window's unit summaries starts in ``summary`` after the first, when
+    # the caller knows them (a unit's summary may hold paragraphs of its own)
+    unit_starts: tuple[int, ...] | None = None
 
     @cached_property
     def book_texts(self) -> tuple[str, ...]:
@@ -90,12 +93,18 @@ class Draft:
         """The words of the window's entity names."""
         return {w for e in self.entities for w in e["name"].split()}
 
-    def unit_of(self, index: int) -> int:
-        """Which of the window's unit summaries (joined by blank lines) sentence ``index`` is
-        in, counted from 0."""
-        starts = self.memo("unit_starts", lambda: [m.end() for m in re.finditer(
+    def paragraph_of(self, index: int) -> int:
+        """Which paragraph (text between blank lines) sentence ``index`` is in, from 0."""
+        starts = self.memo("paragraph_starts", lambda: [m.end() for m in re.finditer(
             r"\n\s*\n", self.summary)])
         return bisect.bisect_right(starts, self.spans[index][0])
+
+    def unit_of(self, index: int) -> int:
+        """Which of the window's unit summaries sentence ``index`` is in, from 0 (where the
+        caller did not tell where they start: its paragraph)."""
+        if self.unit_starts is None:
+            return self.paragraph_of(index)
+        return bisect.bisect_right(self.unit_starts, self.spans[index][0])
 
     def tokens(self, index: int) -> list[str]:
         """jieba tokens of sentence ``index`` (zh only)."""

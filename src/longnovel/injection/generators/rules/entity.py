@@ -107,7 +107,7 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
     people = draft.names("person")
     out = []
     for i in range(1, len(draft.sentences)):
-        if draft.unit_of(i - 1) != draft.unit_of(i):
+        if draft.paragraph_of(i - 1) != draft.paragraph_of(i):
             continue
         sentence = draft.sentences[i]
         opener, rest = split_opener(sentence, draft.zh)

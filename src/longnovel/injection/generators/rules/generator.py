@@ -62,16 +62,19 @@ class RulesGenerator:
 
     def generate(self, summary: str, language: str, entities: list[dict], type_id: str,
                  attempt: int = 0, tried: Collection[str] = (),
-                 book: str = "", outside: tuple = ()) -> Candidate | NotApplicable:
+                 book: str = "", outside: tuple = (),
+                 unit_starts: tuple[int, ...] | None = None) -> Candidate | NotApplicable:
         """``tried``: the rewritten summaries of this job's earlier attempts, not offered again
         while the sub-type has another place (the ledger reorders the places between
         attempts, so an attempt's index alone no longer keeps them apart). ``book``: the book
         the summary belongs to, whose sums in the ledger the edit is balanced against;
         ``outside``: (earlier?, unit summary) of the book's units the window does not cover,
-        where invented content comes from."""
+        where invented content comes from; ``unit_starts``: where each unit summary after the
+        first starts in ``summary`` (unknown: at its blank lines)."""
         if type_id not in RULE_MODULES:
             raise ValueError(f"unknown hallucination type {type_id!r}")
-        draft = self._draft(summary, language, entities, self.vocabularies.get(book), outside)
+        draft = self._draft(summary, language, entities, self.vocabularies.get(book), outside,
+                            unit_starts)
         if not draft.sentences:
             return NotApplicable(type_id, "empty summary")
         key = (book, language, type_id)  # the sums of the ledger this job is balanced against
@@ -172,21 +175,24 @@ class RulesGenerator:
             first = random.Random(digest(self.seed, type_id, draft.summary, "region")).randrange(
                 n - REGION_SENTENCES + 1)
             start, end = draft.spans[first][0], draft.spans[first + REGION_SENTENCES - 1][1]
+            units = None if draft.unit_starts is None else tuple(
+                u - start for u in draft.unit_starts if start < u < end)
             return Draft(draft.summary[start:end], draft.language, draft.entities,
-                         draft.vocabulary, draft.outside), start
+                         draft.vocabulary, draft.outside, units), start
 
         return draft.memo(("region", type_id), cut)
 
     def _draft(self, summary: str, language: str, entities: list[dict],
-               vocabulary=None, outside: tuple = ()) -> Draft:
+               vocabulary=None, outside: tuple = (),
+               unit_starts: tuple[int, ...] | None = None) -> Draft:
         """One draft per summary, entity list, vocabulary and rest of the book, shared by the
         eight types and the attempts (its memo keeps what the rule modules computed)."""
-        key = (summary, language, id(entities), id(vocabulary), outside)
+        key = (summary, language, id(entities), id(vocabulary), outside, unit_starts)
         hit = self._drafts.get(key)
         if hit is not None and hit[0] is entities:
             self._drafts.move_to_end(key)
             return hit[1]
-        draft = Draft(summary, language, list(entities), vocabulary, outside)
+        draft = Draft(summary, language, list(entities), vocabulary, outside, unit_starts)
         self._drafts[key] = (entities, draft)  # the list is held, so its id is not reused
         if len(self._drafts) > 32:
             self._drafts.popitem(last=False)

@@ -12,7 +12,13 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
-from longnovel.injection.lexicon.en import EN_ANSWER_VERBS, EN_HONORIFICS, EN_STOPWORDS
+from longnovel.injection.lexicon.en import (
+    EN_ANSWER_VERBS,
+    EN_HONORIFICS,
+    EN_REACTION_STATES,
+    EN_REACTION_VERBS,
+    EN_STOPWORDS,
+)
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.text import upper_first
 
@@ -30,7 +36,9 @@ _EN_POINTS_BACK = re.compile(
     r"in the meantime|by then|by now|on this|on that|by this|by that|on the same|that same|"
     r"this same|just then|right then|even then|only then|while there|while here|once there|"
     r"at that moment|at this moment|at this point|at that point|all the while|all along|"
-    r"all this time|during this time|during that time)\b")
+    r"all this time|during this time|during that time|without missing a beat|in turn|"
+    r"in reply|in retaliation|(?:up)?on (?:hearing|seeing)|hearing this|seeing this|"
+    r"the (?:couple|pair|trio|duo|twins))\b")
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
@@ -50,8 +58,9 @@ def edits(draft: Draft) -> list[Edit]:
             continue
         if not (_tells_an_event(first, draft.zh) and _tells_an_event(second, draft.zh)):
             continue
-        if _answers(second, draft.zh):
-            continue  # "The receiving person complies": with what, if it goes first?
+        if _reacts(second, draft.zh):
+            continue  # "The receiving person complies", "Fith is offended": at what, if it
+            # goes first?
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i):
@@ -61,15 +70,21 @@ def edits(draft: Draft) -> list[Edit]:
     return out
 
 
-# Verbs of an answer to what was asked or offered in the sentence before ("complies",
-# "agrees", "refuses"): moved ahead of it, the answer comes before the question.
-_EN_ANSWERS = re.compile("(?i)" + inflect.verb_forms_pattern(EN_ANSWER_VERBS))
-_ZH_ANSWERS = re.compile(r"答应|同意|照办|拒绝|回答|应允|推辞")
+# An answer to what was asked or offered in the sentence before ("complies", "agrees",
+# "refuses"), or a reaction to what was done ("protests", "insists", "is offended"): moved
+# ahead of it, the answer comes before the question, the anger before its cause.
+_EN_REACTS = re.compile(
+    "(?i)" + inflect.verb_forms_pattern(EN_ANSWER_VERBS | EN_REACTION_VERBS)
+    + r"|\b(?:is|are|was|were|becomes?|became|gets?|got|grows?|grew|feels?|felt|seems?|"
+    r"seemed|looks?|looked)\s+(?:(?:very|so|quite|rather|deeply|visibly|clearly|extremely|"
+    r"understandably|immediately|somewhat|a bit|a little)\s+)*(?:"
+    + "|".join(EN_REACTION_STATES) + r")\b")
+_ZH_REACTS = re.compile(r"答应|同意|照办|拒绝|回答|应允|推辞|抗议|生气|大怒|恼怒|吃惊|惊讶")
 
 
-def _answers(sentence: str, zh: bool) -> bool:
-    """Does ``sentence`` answer a request or an offer (which the sentence before makes)?"""
-    return bool((_ZH_ANSWERS if zh else _EN_ANSWERS).search(sentence))
+def _reacts(sentence: str, zh: bool) -> bool:
+    """Does ``sentence`` answer or react to something (which the sentence before tells)?"""
+    return bool((_ZH_REACTS if zh else _EN_REACTS).search(sentence))
 
 
 def _tells_an_event(sentence: str, zh: bool) -> bool:
@@ -96,10 +111,11 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
 _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([a-z]+)")
 
 
-# A rule or a possibility ("The city must be kept a secret") or a thing had ("Harry has those
+# A rule, a possibility or what would be ("The city must be kept a secret", "The machine
+# would have failed its assignment") or a thing had ("Harry has those
 # memory problems because ..."): no event in time either.
 _EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|may|might|can|"
-                          r"could|cannot)\b|(?:has|have|had) (?:those|these|no|many|some|"
+                          r"could|cannot|would)\b|(?:has|have|had) (?:those|these|no|many|some|"
                           r"a lot of|problems|trouble)\b)")
 
 
