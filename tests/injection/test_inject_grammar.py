@@ -242,8 +242,9 @@ def test_event_replacements_vary_and_prefer_the_writers_words():
     ("Joan, who had survived the fever, told him.", "died the fever",
      "Hal, who had survived, told her.", ["Hal, who had died, told her."]),
     # a refusal without an object stays; a refused thing may be accepted
-    ("Cobb begged Wren to ring the bell, but she refused, because it was late.", "accepted,",
-     "Kit refused the tea, because it was cold.", ["Kit accepted the tea, because it was cold."]),
+    # (no "because" in either: an outcome turned over against its own reason is refused too)
+    ("Cobb begged Wren to ring the bell, but she refused.", "she accepted",
+     "Kit refused the tea.", ["Kit accepted the tea."]),
     # one thanks a person, not wells or a clock
     ("Silas Morrow blamed bad wells.", "thanked bad wells",
      "Silas Morrow blamed the captain.", ["Silas Morrow thanked the captain."]),

@@ -1042,6 +1042,19 @@ READINGS_WITH_CONTROL = [
     ("Despite the engineer’s efforts, the animal is intelligent enough to avoid the traps. "
      "Hannah does not wait. Molly is at home.", "polarity",
      ("not intelligent", "isn't intelligent", "isn’t intelligent"), "Molly is not at home"),
+    # seed 3323 (the thirty-fifth reading): an outcome turned over against its own reason
+    ("Macklin finally agrees to take the injection due to the immense pain he is in. Hannah "
+     "accepts the offer.", "event", ("refuses to take", "declines to take"),
+     "Hannah declines the offer"),
+    # seed 3323: a near-same tie is no change ("her constant companion" -> "friend")
+    ("She invites her constant companion, a prospector named Ezra Karn. Her friend Molly "
+     "comes too. Her brother stays at home.", "relation", ("constant friend",),
+     "Her friend stays at home"),
+    # seed 3323: a person introduced by an apposition stays ahead of the sentence that names
+    # them again ("Magnan, a Councillor of the Corps, assigns ...")
+    ("Magnan, a Councillor of the Corps, assigns Retief a dangerous courier mission. Magnan "
+     "suggests a show of force against the Soetti. Molly opens the door and walks out. "
+     "Hannah sells the old car to Jon.", "temporal", ("Soetti. Magnan, a",), CONTROL_SWAP),
 ]
 
 

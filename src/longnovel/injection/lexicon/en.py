@@ -173,6 +173,14 @@ EN_RELATION_INVENT = {
 EN_COMMON_RELATIONS = {"father", "mother", "son", "daughter", "brother", "sister", "husband",
                        "wife", "friend", "fathers", "mothers", "sons", "daughters", "brothers",
                        "sisters", "friends", "children", "parents"}
+# Relation words that name nearly the same tie: one put for another changes no fact ("her
+# constant companion" -> "her constant friend").
+EN_RELATION_NEAR_SAME = (frozenset({"friend", "companion", "comrade", "pal", "buddy", "mate"}),
+                         frozenset({"friends", "companions", "comrades", "pals", "buddies",
+                                    "mates"}),
+                         frozenset({"guest", "visitor"}), frozenset({"guests", "visitors"}),
+                         frozenset({"colleague", "coworker", "co-worker"}),
+                         frozenset({"colleagues", "coworkers", "co-workers"}))
 # Relation words no one is "someone's": never a stand-in ("Macklin's wife" -> "Macklin's
 # stranger")
 EN_UNOWNED_RELATIONS = {"stranger", "strangers"}

@@ -329,6 +329,28 @@ def confirmed_later(rest: str) -> bool:
     return bool(_CONFIRMED_LATER.search(rest))
 
 
+_EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|"
+                          r"and so|which (?:means|causes|leads)|due to|thanks to|owing to|"
+                          r"as a result of)\b|,\s*so\b")
+_ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得")
+# A statement set against an expectation ("Despite the engineer's efforts, the animal is
+# intelligent enough to avoid the traps").
+_EN_CONCEDES = re.compile(r"(?i)\b(?:despite|in spite of|although|even though|even if|"
+                          r"nevertheless|nonetheless)\b")
+_ZH_CONCEDES = re.compile(r"虽然|尽管|即使|哪怕")
+
+
+def gives_its_reason(sentence: str, zh: bool) -> bool:
+    """Does the sentence give a cause or effect along with its statement ("could not handle
+    the heat, causing discomfort", "agrees to take the injection due to the pain"), or set it
+    against an expectation ("Despite the efforts, ...")? Turned over (a negation, the other
+    outcome), the statement would contradict its own explanation ("refuses to take the
+    injection due to the pain") or no longer go against anything: a reader needs no article
+    to see it."""
+    return bool((_ZH_EXPLAINED if zh else _EN_EXPLAINED).search(sentence)
+                or (_ZH_CONCEDES if zh else _EN_CONCEDES).search(sentence))
+
+
 def describes_a_state(sentence: str, zh: bool) -> bool:
     """Does the sentence describe a state rather than tell an event?"""
     return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))

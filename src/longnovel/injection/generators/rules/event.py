@@ -10,6 +10,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
+    gives_its_reason,
     own_words_first,
     word_edits,
 )
@@ -235,9 +236,11 @@ def edits(draft: Draft) -> list[Edit]:
         verbs, outcomes = EN_EVENT_VERBS, EN_EVENT_OUTCOMES
     # 答应不告诉 -> 拒绝不告诉 would be a double negative, not a changed outcome
     blocked = ("不", "没") if draft.zh else ()
-    return own_words_first(draft, word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
-                           + word_edits(draft, outcomes, "outcome", blocked, _fit,
-                                        _zh_complement))
+    found = (word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
+             + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
+    # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
+    return own_words_first(draft, [e for e in found if e.subtype != "outcome"
+                                   or not gives_its_reason(e.original_span, draft.zh)])
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

@@ -7,7 +7,12 @@ import re
 from typing import NamedTuple
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, confirmed_later, splice
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    confirmed_later,
+    gives_its_reason,
+    splice,
+)
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
     EN_INVOLUNTARY_VERBS,
@@ -90,26 +95,6 @@ def _negator_counts(text: str, zh: bool) -> dict[str, int]:
     return {word: len(pattern.findall(text)) for word, pattern in _EN_NEGATORS.items()}
 
 
-_EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|"
-                          r"and so|which (?:means|causes|leads))\b|,\s*so\b")
-_ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得")
-
-
-# A statement set against an expectation ("Despite the engineer's efforts, the animal is
-# intelligent enough to avoid the traps"): turned over, it no longer goes against anything,
-# and the concession reads wrong without the article.
-_EN_CONCEDES = re.compile(r"(?i)\b(?:despite|in spite of|although|even though|even if|"
-                          r"nevertheless|nonetheless)\b")
-_ZH_CONCEDES = re.compile(r"虽然|尽管|即使|哪怕")
-
-
-def _explains_itself(sentence: str, zh: bool) -> bool:
-    """Does the sentence give a cause or effect along with its statement ("could not handle
-    the heat, causing discomfort")? Turned over, the statement would contradict its own
-    explanation ("could handle the heat, causing discomfort"): a reader needs no article to
-    see it. Nor one that concedes (``_EN_CONCEDES``)."""
-    return bool((_ZH_EXPLAINED if zh else _EN_EXPLAINED).search(sentence)
-                or (_ZH_CONCEDES if zh else _EN_CONCEDES).search(sentence))
 
 
 def _keeps_company(draft: Draft, old: str, new: str) -> bool:
@@ -129,7 +114,7 @@ def _keeps_company(draft: Draft, old: str, new: str) -> bool:
 def edits(draft: Draft) -> list[Edit]:
     out = []
     for i, sentence in enumerate(draft.sentences):
-        if _explains_itself(sentence, draft.zh):
+        if gives_its_reason(sentence, draft.zh):
             continue  # "cannot travel because of his busted suit": "can travel because of"
         if draft.zh:
             tagged = tagged_words(sentence)

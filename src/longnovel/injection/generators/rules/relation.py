@@ -22,6 +22,7 @@ from longnovel.injection.lexicon.en import (
     EN_MALE_RELATIONS,
     EN_RELATION_GENERATIONS,
     EN_RELATION_INVENT,
+    EN_RELATION_NEAR_SAME,
     EN_RELATION_REPLACE,
     EN_RELATION_SIDES,
     EN_UNOWNED_RELATIONS,
@@ -182,6 +183,7 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
     for word, replacements in table.items():
         def fits(w: str, word=word) -> bool:
             return w != word and w not in EN_UNOWNED_RELATIONS \
+                and not any(w in same and word in same for same in EN_RELATION_NEAR_SAME) \
                 and _same_number(w, word, draft.zh) \
                 and _same_gender(word, w, draft.zh) \
                 and _near_generation(word, w, draft.zh)

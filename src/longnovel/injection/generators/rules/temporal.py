@@ -168,11 +168,15 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
 
 def _introduced_in(first: str, second: str) -> bool:
     """Does ``first`` introduce what ``second`` then refers back to: "A man comes out ...
-    The man realizes", "Asa Graybar is ... Asa can serve" (en)?"""
+    The man realizes", "Asa Graybar is ... Asa can serve", "Magnan, a Councillor, ...
+    Magnan suggests" (en)?"""
     for words in re.findall(r"\b[Aa]n? ([A-Za-z-]+(?: [a-z]+)?)\b", first):
         for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
             if noun.islower() and re.search(rf"\b[Tt]he {re.escape(noun)}\b", second):
                 return True
+    for name in re.findall(r"\b([A-Z][a-z]+), (?:a|an|the|his|her|their)\b", first):
+        if name not in EN_STOPWORDS and re.search(rf"\b{name}\b", second):
+            return True  # "Magnan, a Councillor of the Corps, assigns ... Magnan suggests"
     for given, family in re.findall(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b", first):
         if given not in EN_STOPWORDS and given not in EN_HONORIFICS and \
                 re.search(rf"\b{given}\b(?! [A-Z])", second):
