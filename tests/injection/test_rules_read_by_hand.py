@@ -1055,6 +1055,10 @@ READINGS_WITH_CONTROL = [
     ("Magnan, a Councillor of the Corps, assigns Retief a dangerous courier mission. Magnan "
      "suggests a show of force against the Soetti. Molly opens the door and walks out. "
      "Hannah sells the old car to Jon.", "temporal", ("Soetti. Magnan, a",), CONTROL_SWAP),
+    # sample, seed 3424 (the thirty-sixth reading): a relation the sentence spells out
+    ("On the Mole, Wren's cousin Pell, the son of her Aunt Mabry, told her the news. Her "
+     "friend Molly waits. Wren's cousin Jory comes too.", "relation", ("friend Pell",),
+     "Wren's friend Jory"),
 ]
 
 
@@ -1063,3 +1067,19 @@ def test_a_reading_fixed_leaves_its_nearby_case_offered(summary, type_id, never,
     made = offered(summary, type_id, STUDY_PEOPLE)
     assert not any(word in m for m in made for word in never), made
     assert any(wanted in m for m in made), made
+
+
+def test_a_borrowed_cause_does_not_name_whom_a_pronoun_before_it_names():
+    """Sample, seed 3424 (the thirty-sixth reading): "Her father had told her to throw it back,
+    because Wren counted sixty teeth on the wheel": "her" is Wren, and the writer would have
+    written "she". A cause opening with someone the pronouns cannot be still comes."""
+    people = [{"name": "Wren", "type": "person", "count": 9, "gender": "f"},
+              {"name": "Corra", "type": "person", "count": 5, "gender": "f"},
+              {"name": "Orrin", "type": "person", "count": 5, "gender": "m"}]
+    outside = ((False, "Wren counted sixty teeth on the brass wheel. Orrin sold the old "
+                       "boat to a trader."),)
+    summary = ("Her father had told her to throw it back, because he wanted Corra to pay the "
+               "debt. Orrin stayed at home with Corra.")
+    made = offered(summary, "causal", people, outside)
+    assert not any("because Wren" in m for m in made), made
+    assert any("because Orrin sold the old boat to a trader" in m for m in made), made

@@ -102,7 +102,9 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                 m.group("b"))):  # "A, so they appease her": she was named in the cause
             out += [("replace",
                      (lead.group() if lead else "") + _replace_cause(body, m, other) + end)
-                    for other in _unrelated_events(draft, m.group("a"))]
+                    for other in _unrelated_events(draft, m.group("a"))
+                    if draft.zh or m.start("b") > m.start("a")
+                    or not _a_pronoun_may_be(draft, m.group("b"), other)]
         break
     return out
 
@@ -112,6 +114,23 @@ _EN_CAPACITY = re.compile(r"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|m
 _EN_NEED = re.compile(r"(?i)\b(?:must|needs? to|has to|have to|had to|should|ought to)\b")
 _EN_PERSONAL = re.compile(r"(?i)\b(?:he|she|they|him|her|them|his|their|hers|theirs|himself|"
                           r"herself|themselves)\b")
+
+
+_EN_GENDERED = {"she": "f", "her": "f", "hers": "f", "herself": "f", "he": "m", "him": "m",
+                "his": "m", "himself": "m"}
+
+
+def _a_pronoun_may_be(draft: Draft, effect: str, cause: str) -> bool:
+    """Does ``cause`` (a borrowed sentence, which opens with a name) open with a person whom a
+    "she" or "him" of ``effect``, told before it, may already be? "Her father had told her to
+    throw it back, because Wren counted sixty teeth": the writer would have written "she"."""
+    said = {_EN_GENDERED[w] for w in re.findall(r"[a-z]+", effect.lower()) if w in _EN_GENDERED}
+    if not said:
+        return False
+    people = sorted((e for e in draft.entities if e["type"] == "person" and e.get("gender")),
+                    key=lambda e: -len(e["name"]))
+    first = next((e for e in people if re.match(rf"{re.escape(e['name'])}\b", cause)), None)
+    return first is not None and first["gender"] in said
 
 
 def _pronoun_in_later(m: re.Match) -> bool:

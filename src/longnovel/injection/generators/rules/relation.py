@@ -205,10 +205,21 @@ def _believable(draft: Draft, edit: Edit) -> bool:
         return False  # the sentence names that relation already: 父亲把纸铺给了父亲
     if not draft.zh and _states_the_other_side(old_sentence, old_word):
         return False  # "Hendricks is his daughter ... all who doubted her father"
+    if not draft.zh and _EN_KIN_OF.match(old_sentence[start + len(old_word):]):
+        return False  # "Wren's cousin Pell, the son of her Aunt Mabry": the sentence says it
     if not _near_generation(old_word, new_word, draft.zh):
         return False
     named = _named_gender(draft, new_sentence, start + len(new_word))
     return named is None or gender(new_word, draft.zh) in (None, named)
+
+
+# A relation spelled out beside the relation word, after the name it goes with ("cousin
+# Pell, the fourteen-year-old son of her Aunt Mabry"): the word cannot change without the
+# sentence contradicting itself.
+_EN_KIN_OF = re.compile(r"\s*(?:[A-Z][\w'’-]*\s*)+,\s+(?:the|a|an|his|her|their)\s+"
+                        r"(?:[\w-]+\s+){0,3}?(?:sons?|daughters?|child|children|brothers?|"
+                        r"sisters?|wife|husband|father|mother|nephew|niece|cousin|uncle|aunt|"
+                        r"grandson|granddaughter|widow|widower|parents?) of\b")
 
 
 def _states_the_other_side(sentence: str, word: str) -> bool:
