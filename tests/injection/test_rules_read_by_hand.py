@@ -1059,6 +1059,9 @@ READINGS_WITH_CONTROL = [
     ("On the Mole, Wren's cousin Pell, the son of her Aunt Mabry, told her the news. Her "
      "friend Molly waits. Wren's cousin Jory comes too.", "relation", ("friend Pell",),
      "Wren's friend Jory"),
+    # a "not" before "now" ("Instead, he is not now looked after by Ninian")
+    ("Instead, he is now looked after by Ninian. Hannah does not wait. Molly is at home.",
+     "polarity", ("not now", "n't now", "n’t now"), "Molly is not at home"),
 ]
 
 

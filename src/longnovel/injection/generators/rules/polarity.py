@@ -399,9 +399,10 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
 
 # Words after an auxiliary that no "not" goes before: "was not only nine days old" reads "not
 # only ... but also"; no one writes "is not still jaded", "has not been only ten years", "was
-# not increasingly stressed".
+# not increasingly stressed", "is not now looked after", "was not finally freed".
 _EN_NO_NOT_BEFORE = re.compile(r"\s+(?:been\s+)?(?:only|just|merely|even|also|still|already|"
-                               r"increasingly|gradually|progressively)\b")
+                               r"increasingly|gradually|progressively|now|finally|suddenly|"
+                               r"eventually)\b")
 
 
 def _negating_verb(verb: str, lemma: str) -> str | None:
