@@ -1059,6 +1059,15 @@ READINGS_WITH_CONTROL = [
     ("On the Mole, Wren's cousin Pell, the son of her Aunt Mabry, told her the news. Her "
      "friend Molly waits. Wren's cousin Jory comes too.", "relation", ("friend Pell",),
      "Wren's friend Jory"),
+    # study, seed 3525 (the thirty-seventh reading): a time told from what came before moved
+    # ahead of it ("Twenty minutes of riding later, she leaves the men. When she refuses, ...",
+    # "Once outside, Mury introduces himself. The ugly and tall man ... recognizes him")
+    ("Mia draws her pistol and forces the men to disarm. Twenty minutes of riding later, she "
+     "leaves the men. Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "temporal", ("later, she leaves the men. Mia",), CONTROL_SWAP),
+    ("Ryd meets a tall man at the bar. Once outside, Mury introduces himself. Molly opens "
+     "the door and walks out. Hannah sells the old car to Jon.", "temporal",
+     ("Once outside, Mury introduces himself. Ryd",), CONTROL_SWAP),
     # a "not" before "now" ("Instead, he is not now looked after by Ninian")
     ("Instead, he is now looked after by Ninian. Hannah does not wait. Molly is at home.",
      "polarity", ("not now", "n't now", "n’t now"), "Molly is not at home"),

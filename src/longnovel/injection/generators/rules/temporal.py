@@ -24,7 +24,8 @@ from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
 # Openings that lean on the sentence before: pronouns, demonstratives, connectives of time
-# or addition ("It", "This", "Then", "Both", "The latter").
+# or addition ("It", "This", "Then", "Both", "The latter"), a time told from what came
+# before ("Once outside", "Twenty minutes of riding later").
 _EN_POINTS_BACK = re.compile(
     r"(?i)(?:he|she|it|they|him|her|his|hers|its|their|them|this|that|these|those|there|"
     r"here|then|later|afterwards|afterward|thereafter|meanwhile|also|still|again|both|such|"
@@ -38,7 +39,7 @@ _EN_POINTS_BACK = re.compile(
     r"at that moment|at this moment|at this point|at that point|all the while|all along|"
     r"all this time|during this time|during that time|without missing a beat|in turn|"
     r"in reply|in retaliation|(?:up)?on (?:hearing|seeing)|hearing this|seeing this|"
-    r"the (?:couple|pair|trio|duo|twins))\b")
+    r"the (?:couple|pair|trio|duo|twins)|once|(?:[\w’'-]+\s+){1,4}later)\b")
 # A thing of the sentence before, taken up again by "it", "this" or "them" after a preposition
 # ("What passes upon it, and after it"): the sentence cannot go first.
 _EN_REFERS_TO_THING = re.compile(r"(?i)\b(?:upon|after|of|about|on|in|to|with|from|by|at|for|"
