@@ -212,7 +212,7 @@ def test_event_stand_ins_are_words_the_books_summaries_use():
 def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
     import pyarrow as pa
 
-    from longnovel.injection.engine import book_vocabularies, outside_units
+    from longnovel.injection.engine import book_parts, book_vocabularies
 
     units = pa.table({"book_id": ["a", "a", "z", "other"], "unit_index": [0, 1, 0, 0],
                       "language": ["en", "en", "zh", "en"],
@@ -225,7 +225,7 @@ def test_the_stage_reads_each_books_vocabulary_from_its_unit_summaries():
     assert "回绝" in found["z"] and "答应" not in found["z"]
     # the rest of the book, outside a window, is where invented content comes from
     window = {"book_id": "a", "unit_start": 1, "unit_end": 1}
-    assert outside_units(window, summaries) == ((True, "Wren rejected it."),)
+    assert book_parts(window, summaries)[0] == ((True, "Wren rejected it."),)
 
 
 def test_a_changed_count_is_lowered_about_as_often_as_raised():

@@ -152,14 +152,14 @@ def test_no_invented_cause_between_two_paragraphs_of_one_units_summary(en_entiti
 
 
 def test_unit_starts_are_where_the_books_unit_summaries_meet():
-    from longnovel.injection.engine import unit_starts
+    from longnovel.injection.engine import book_parts
 
-    summaries = {"b": [(3, "C one.\n\nC two."), (1, "A."), (2, "B b.")]}
+    summaries = {"b": [(3, "C one.\n\nC two."), (1, "A."), (2, "B b."), (4, "D.")]}
     window = {"book_id": "b", "unit_start": 1, "unit_end": 3,
               "reference_summary": "A.\n\nB b.\n\nC one.\n\nC two."}
-    assert unit_starts(window, summaries) == (4, 10)
+    assert book_parts(window, summaries) == (((False, "D."),), (4, 10))
     # a reference summary the unit summaries do not make up: not known
-    assert unit_starts(dict(window, reference_summary="A. B b. C one."), summaries) is None
+    assert book_parts(dict(window, reference_summary="A. B b. C one."), summaries)[1] is None
 
 
 @pytest.mark.parametrize("writers,joined", [

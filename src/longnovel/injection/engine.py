@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from itertools import accumulate
 
 from longnovel.injection.assign import assign_types, reassign
 from longnovel.injection.candidate import Candidate, NotApplicable
@@ -69,30 +70,25 @@ def book_vocabularies(batches, windows: list[dict]) -> tuple[dict, dict]:
     return vocabularies, summaries
 
 
-def outside_units(window: dict, summaries: dict) -> tuple[tuple[bool, str], ...]:
-    """(earlier than the window?, summary) of the units of the window's book it does not
-    cover: the rest of the book, where invented content is drawn from."""
+def book_parts(window: dict, summaries: dict) -> tuple[tuple, tuple[int, ...] | None]:
+    """The window's book around it, from one pass over the book's unit summaries:
+    - (earlier than the window?, summary) of the units it does not cover: the rest of the
+      book, where invented content is drawn from;
+    - where each of its unit summaries after the first starts in its reference summary
+      (None where they do not make it up: the rules then take its blank lines)."""
     start, end = window.get("unit_start"), window.get("unit_end")
     if start is None or end is None:
-        return ()
-    return tuple((index < start, text) for index, text in sorted(
-        summaries.get(window["book_id"], ())) if not start <= index <= end)
-
-
-def unit_starts(window: dict, summaries: dict) -> tuple[int, ...] | None:
-    """Where each of the window's unit summaries after the first starts in its reference
-    summary (None where the book's summaries do not make it up: the rules then take its
-    blank lines)."""
-    start, end = window.get("unit_start"), window.get("unit_end")
-    parts = [text for index, text in sorted(summaries.get(window.get("book_id"), ()))
-             if start is not None and end is not None and start <= index <= end]
-    if not parts or JOIN.join(parts) != window["reference_summary"]:
-        return None
-    out, at = [], 0
-    for text in parts[:-1]:
-        at += len(text) + len(JOIN)
-        out.append(at)
-    return tuple(out)
+        return (), None
+    outside, parts = [], []
+    for index, text in sorted(summaries.get(window["book_id"], ())):
+        if start <= index <= end:
+            parts.append(text)
+        else:
+            outside.append((index < start, text))
+    starts = None
+    if parts and JOIN.join(parts) == window.get("reference_summary"):
+        starts = tuple(accumulate(len(text) + len(JOIN) for text in parts[:-1]))
+    return tuple(outside), starts
 
 
 # --- generation, validation, verification -------------------------------------------------
@@ -118,7 +114,7 @@ class Engine:
         self.inject, self.seed, self.entities, self.runner = inject, seed, entities, runner
         self.articles = articles
         self.summaries = summaries or {}
-        self._outside: dict[str, tuple] = {}
+        self._parts: dict[str, tuple] = {}
         self.progress = progress or (lambda items, **_: items)
         self.rules = RulesGenerator(seed, vocabularies)
         self.verified: dict[str, Counter] = {}
@@ -158,14 +154,14 @@ class Engine:
         self._indexes = None
         return rows
 
-    def outside(self, window: dict) -> tuple:
-        """``outside_units`` of ``window``, kept for the window's jobs."""
+    def book_parts(self, window: dict) -> tuple:
+        """``book_parts`` of ``window``, kept for the window's jobs."""
         key = window["window_id"]
-        if key not in self._outside:
-            if len(self._outside) > 64:
-                self._outside.clear()
-            self._outside[key] = outside_units(window, self.summaries)
-        return self._outside[key]
+        if key not in self._parts:
+            if len(self._parts) > 64:
+                self._parts.clear()
+            self._parts[key] = book_parts(window, self.summaries)
+        return self._parts[key]
 
     def _label_fault(self, window: dict, candidate) -> str | None:
         """Why a candidate's label would be wrong, read against the article: an invented
@@ -203,8 +199,7 @@ class Engine:
                 outcome = self.rules.generate(window["reference_summary"], window["language"],
                                               self.entities[window["window_id"]], type_id,
                                               attempt, before, window["book_id"],
-                                              self.outside(window),
-                                              unit_starts=unit_starts(window, self.summaries))
+                                              *self.book_parts(window))
                 reason = reject_reason(outcome, window["language"])
                 if reason is not None:
                     self.rules.withdraw(outcome)

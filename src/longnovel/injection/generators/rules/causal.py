@@ -10,8 +10,10 @@ import re
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.donors import donors, retells
 from longnovel.injection.generators.rules.draft import (
+    PRONOUN_GENDER,
     Draft,
     describes_a_state,
+    find_names,
     opens_with_time,
     split_opener,
     strip_time_phrase,
@@ -109,28 +111,22 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
     return out
 
 
-_EN_CAPACITY = re.compile(r"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|must|needs? to|"
-                          r"has to|have to|had to|should|unable|able to)\b")
-_EN_NEED = re.compile(r"(?i)\b(?:must|needs? to|has to|have to|had to|should|ought to)\b")
+_NEEDS = r"must|needs? to|has to|have to|had to|should|ought to"
+_EN_CAPACITY = re.compile(rf"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|unable|able to|"
+                          rf"{_NEEDS})\b")
+_EN_NEED = re.compile(rf"(?i)\b(?:{_NEEDS})\b")
 _EN_PERSONAL = re.compile(r"(?i)\b(?:he|she|they|him|her|them|his|their|hers|theirs|himself|"
                           r"herself|themselves)\b")
-
-
-_EN_GENDERED = {"she": "f", "her": "f", "hers": "f", "herself": "f", "he": "m", "him": "m",
-                "his": "m", "himself": "m"}
 
 
 def _a_pronoun_may_be(draft: Draft, effect: str, cause: str) -> bool:
     """Does ``cause`` (a borrowed sentence, which opens with a name) open with a person whom a
     "she" or "him" of ``effect``, told before it, may already be? "Her father had told her to
     throw it back, because Wren counted sixty teeth": the writer would have written "she"."""
-    said = {_EN_GENDERED[w] for w in re.findall(r"[a-z]+", effect.lower()) if w in _EN_GENDERED}
-    if not said:
-        return False
-    people = sorted((e for e in draft.entities if e["type"] == "person" and e.get("gender")),
-                    key=lambda e: -len(e["name"]))
-    first = next((e for e in people if re.match(rf"{re.escape(e['name'])}\b", cause)), None)
-    return first is not None and first["gender"] in said
+    said = {PRONOUN_GENDER[w] for w in re.findall(r"[a-z]+", effect.lower())
+            if w in PRONOUN_GENDER}
+    found = find_names(cause, draft.names("person"), False) if said else []
+    return bool(found) and found[0][0] == 0 and draft.gender_of(found[0][2]) in said
 
 
 def _pronoun_in_later(m: re.Match) -> bool:

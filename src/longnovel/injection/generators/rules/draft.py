@@ -15,6 +15,10 @@ from longnovel.injection.nlp.sentences import sentence_spans
 from longnovel.injection.nlp.text import lower_first, match_case, word_change
 from longnovel.injection.nlp.zh.segment import words as zh_words
 
+# The gender of a personal pronoun (en lower-cased).
+PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "himself": "m", "she": "f", "her": "f",
+                  "hers": "f", "herself": "f", "她": "f", "他": "m"}
+
 
 @dataclass
 class Draft:
@@ -92,6 +96,12 @@ class Draft:
     def name_words(self) -> set[str]:
         """The words of the window's entity names."""
         return {w for e in self.entities for w in e["name"].split()}
+
+    def gender_of(self, name: str) -> str | None:
+        """The gender the window's entities give person ``name``, if any."""
+        genders = self.memo("genders", lambda: {e["name"]: e["gender"] for e in self.entities
+                                                if e["type"] == "person" and e.get("gender")})
+        return genders.get(name)
 
     def paragraph_of(self, index: int) -> int:
         """Which paragraph (text between blank lines) sentence ``index`` is in, from 0."""

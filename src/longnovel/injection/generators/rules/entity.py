@@ -16,6 +16,7 @@ from itertools import pairwise
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.choice import digest
 from longnovel.injection.generators.rules.draft import (
+    PRONOUN_GENDER,
     Draft,
     find_names,
     splice,
@@ -52,8 +53,6 @@ _MUTUAL_EN = re.compile(
     r"\w*\s+(?:with\s+|to\s+)?$", re.IGNORECASE)
 _CONJUNCTION_ZH = re.compile(r"^\s*[和与及跟同、]\s*$|[，,；;：:]")
 _PRONOUN_EN = re.compile(r"\b(He|She|he|she|him|his)\b")
-_PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "she": "f", "her": "f", "她": "f",
-                   "他": "m"}
 _PRONOUN_ZH = re.compile(r"[他她](?![们人])")
 _ZH_FORMS = set(ZH_SURNAME_TITLES + ZH_KINSHIP + ZH_TITLES
                 + ["老哥", "老弟", "大姐", "师兄", "师弟", "太师", "元帅", "天王", "真人", "道人",
@@ -120,15 +119,15 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
         if first is None:
             continue
         start, end, name = first
-        gender = _gender_of(draft, name)
+        gender = draft.gender_of(name)
         if gender is None:
             continue
         before = draft.mentions(i - 1, people)
         if any(maybe_same(name, n, draft.zh, people) for _, _, n in before):
             continue  # named just before: the pronoun would still be theirs
-        if any(_gender_of(draft, n) is None for _, _, n in before):
+        if any(draft.gender_of(n) is None for _, _, n in before):
             continue  # someone of unknown gender: who the pronoun means is not sure
-        same = {n for _, _, n in before if _gender_of(draft, n) == gender}
+        same = {n for _, _, n in before if draft.gender_of(n) == gender}
         if len(same) != 1:
             continue
         (other,) = same
@@ -215,7 +214,7 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             if not named_before:
                 continue
             exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
-            gender = _PRONOUN_GENDER.get(m.group().lower())
+            gender = PRONOUN_GENDER.get(m.group().lower())
             others = draft.memo(("other_names", exclude, gender),
                                 lambda ex=exclude, g=gender: _other_names(draft, named, ex, g))
             for name in others:
@@ -245,7 +244,7 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str
             found.append(name)
     if not found and refused:
         _refuse(draft, REFUSALS[refused])
-    known = [n for n in found if gender and _gender_of(draft, n) == gender]
+    known = [n for n in found if gender and draft.gender_of(n) == gender]
     return (known + [n for n in found if n not in known])[:3]
 
 
@@ -356,15 +355,9 @@ _EN_ADDRESS_WORDS = frozenset(("dad", "daddy", "mom", "mommy", "mum", "mummy", "
                                "sir", "madam", "ma'am", "boss", "doc", "kid", "son", "honey"))
 
 
-def _gender_of(draft: Draft, name: str) -> str | None:
-    genders = draft.memo("genders", lambda: {e["name"]: e["gender"] for e in draft.entities
-                                              if e["type"] == "person" and e.get("gender")})
-    return genders.get(name)
-
-
 def _gender_fits(draft: Draft, name: str, gender: str | None) -> bool:
     """Not known to be of the other gender."""
-    known = _gender_of(draft, name)
+    known = draft.gender_of(name)
     return gender is None or known is None or known == gender
 
 
@@ -407,9 +400,9 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 continue
             if maybe_same(a, b, draft.zh, people):
                 _refuse(draft, REFUSALS["alias"])
-            elif not _gender_fits(draft, a, _gender_of(draft, b)) or (
+            elif not _gender_fits(draft, a, draft.gender_of(b)) or (
                     _later_pronoun_gender(sentence, a1, draft.zh)
-                    and None in (_gender_of(draft, a), _gender_of(draft, b))):
+                    and None in (draft.gender_of(a), draft.gender_of(b))):
                 # ("Gus Doran tries to look sexy as she answers": a he or she after the pair
                 # points at one of them only where both genders are known)
                 _refuse(draft, REFUSALS["gender"])
@@ -521,8 +514,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
             for other in _stand_ins(draft, kind, name, names, present):
                 if repeats_a_name(sentence, other, draft.zh):
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
-                if later and _gender_of(draft, name) in (None, later) and \
-                        _gender_of(draft, other) != later:
+                if later and draft.gender_of(name) in (None, later) and \
+                        draft.gender_of(other) != later:
                     continue  # "Ann tells them he has decided to stay": who is "he"?
                 if kind == "place" and not draft.zh and not _preposition_fits(
                         draft, sentence[:start], other):
@@ -552,11 +545,11 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
                     and not any(maybe_same(m, n, draft.zh, people) for m in present | {name})]
             if others and not kept:
                 _refuse(draft, REFUSALS["alias"])
-            gender = _gender_of(draft, name)
+            gender = draft.gender_of(name)
             fits = [n for n in kept if _gender_fits(draft, n, gender)]
             if kept and not fits:
                 _refuse(draft, REFUSALS["gender"])
-            same = [n for n in fits if gender and _gender_of(draft, n) == gender]
+            same = [n for n in fits if gender and draft.gender_of(n) == gender]
             others = same + [n for n in fits if n not in same]
         elif kind == "place":
             others = [n for n in others if not any(n in p for p in people)
@@ -597,7 +590,7 @@ def _derived_word_in(sentence: str, name: str, start: int, end: int) -> bool:
 def _later_pronoun_gender(sentence: str, end: int, zh: bool) -> str | None:
     """The gender of the first personal pronoun after ``end`` in ``sentence``, if any."""
     m = (_PRONOUN_ZH if zh else _ANY_PRONOUN_EN).search(sentence, end)
-    return _PRONOUN_GENDER[m.group().lower()] if m else None
+    return PRONOUN_GENDER[m.group().lower()] if m else None
 
 
 _ANY_PRONOUN_EN = re.compile(r"(?i)\b(?:he|him|his|she|her)\b")

@@ -95,8 +95,6 @@ def _negator_counts(text: str, zh: bool) -> dict[str, int]:
     return {word: len(pattern.findall(text)) for word, pattern in _EN_NEGATORS.items()}
 
 
-
-
 def _keeps_company(draft: Draft, old: str, new: str) -> bool:
     """Does the summary already use every negator this change brings in, and keep one of
     every negator it takes out?"""
