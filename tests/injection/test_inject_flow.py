@@ -246,3 +246,49 @@ def test_a_count_is_lowered_where_a_summary_offers_one():
                                PEOPLE, "number", attempt).hallucinated_span
             for attempt in range(4)}
     assert made and all("men" in span and "six" not in span for span in made), made
+
+
+def _relation_flow(book: str, summaries: list[str]) -> Counter:
+    """(word taken out, word put in) -> times, over every relation edit the rule offers in
+    ``summaries``, the book's summaries writing ``book``."""
+    from longnovel.injection.generators.rules import relation
+    from longnovel.injection.nlp.text import Vocabulary
+
+    vocabulary = Vocabulary(zh=False)
+    vocabulary.add(book)
+    flow = Counter()
+    for summary in summaries:
+        for edit in relation.edits(Draft(summary, "en", PEOPLE, vocabulary=vocabulary)):
+            removed, added = word_change(edit.original_span, edit.hallucinated_span, False)
+            flow[" ".join(removed), " ".join(added)] += 1
+    return flow
+
+
+def test_a_relation_word_the_writer_rarely_writes_comes_in_about_as_often_as_it_goes_out():
+    """The writer writes "cousin" nine times for each "friend", and the summaries offer them
+    in that proportion. Every "friend" may become a "cousin"; were every "cousin" to become a
+    "friend" as freely, "friend" would come in nine times as often as it goes out, and mean
+    "injected". A "cousin" -> "friend" edit is kept about one time in nine."""
+    book = " ".join(["Her cousin Tess came."] * 9 + ["His friend Bram left."])
+    pairs = [(NAMES[i % 10], NAMES[(i + 1) % 10]) for i in range(200)]
+    summaries = [f"{a} sailed{' ' * (i % 7 + 1)}north on day {i}. "
+                 f"{a}'s {'friend' if i % 10 == 0 else 'cousin'} {b} waved."
+                 for i, (a, b) in enumerate(pairs)]
+    flow = _relation_flow(book, summaries)
+    assert flow["friend", "cousin"] == 20  # all kept
+    assert 0.5 <= flow["cousin", "friend"] / flow["friend", "cousin"] <= 2.0
+
+
+def test_a_title_is_no_use_of_a_relation_word():
+    """"Aunt Mabry" is a name: the writer who writes it twenty times has written "aunt" as
+    a relation no time at all."""
+    from longnovel.injection.nlp.text import Vocabulary
+
+    vocabulary = Vocabulary(zh=False)
+    vocabulary.add("Aunt Mabry sold the boat. Aunt Mabry left. Her aunt was ill. Aunt Mabry "
+                   "came.")
+    assert "aunt" in vocabulary
+    assert vocabulary.count("aunt") == 1
+    zh = Vocabulary(zh=True)
+    zh.add("舅舅来了。他的舅舅走了。")
+    assert zh.count("舅舅") == 2

@@ -191,7 +191,8 @@ def test_no_invented_cause_between_two_steps_of_one_unit(en_entities):
 
 
 OUTSIDE = ((True, "Mabry sells her clocks at the winter fair."),
-           (False, "Wren sails to Port Callow with the captain. Wren fears the sea."))
+           (False, "Wren sails to Port Callow with the captain. Wren fears the sea and its "
+                   "winter storms."))
 SUMMARY = ("Wren reads by the fire. Mabry arrives at the shop in the rain after a long ride. "
            "The weather stays cold and wet all week. Wren waits.")
 
@@ -205,10 +206,22 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     assert {subtype: c.summary for subtype, c in made.items()} == {
         "repeat": SUMMARY.replace("ride.", "ride. Mabry sells her clocks at the winter fair."),
         "continue": SUMMARY + " Wren sails to Port Callow with the captain.",
-        "psychology": SUMMARY + " Wren fears the sea."}
+        "psychology": SUMMARY + " Wren fears the sea and its winter storms."}
     assert all(c.original_span == "" for c in made.values())
     # (Port Callow is a name of the window, which its article gives; a name the window never
     # meets is not brought in: the next test)
+
+
+def test_an_invention_is_no_terser_than_the_writers_sentences(en_entities):
+    """The sentences that pass the donor checks are the plain ones: added among longer ones,
+    a terse one ("Milo refused and ran.") stands out. One shorter than the summary's own
+    sentences at their lower quartile is not borrowed."""
+    terse = ((False, "Wren naps at noon."),)
+    assert isinstance(RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
+                                                  outside=terse), NotApplicable)
+    longer = ((False, "Wren naps at noon in the warm back room."),)
+    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue", outside=longer)
+    assert made.hallucinated_span == "Wren naps at noon in the warm back room."
 
 
 def test_an_invention_names_no_one_the_window_never_meets(en_entities):

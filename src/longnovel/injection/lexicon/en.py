@@ -168,11 +168,6 @@ EN_RELATION_INVENT = {
     "stranger": ["long-lost brother"], "suitor": ["cousin"], "rival": ["half-brother"],
     "lodger": ["nephew"], "partner": ["brother-in-law"], "ally": ["cousin"],
 }
-# The relation words writers use most (the near family, a friend): the other words of the
-# tables are stand-ins an edit brings in more often than writers write them.
-EN_COMMON_RELATIONS = {"father", "mother", "son", "daughter", "brother", "sister", "husband",
-                       "wife", "friend", "fathers", "mothers", "sons", "daughters", "brothers",
-                       "sisters", "friends", "children", "parents"}
 # Relation words that name nearly the same tie: one put for another changes no fact ("her
 # constant companion" -> "her constant friend").
 EN_RELATION_NEAR_SAME = (frozenset({"friend", "companion", "comrade", "pal", "buddy", "mate"}),

@@ -64,9 +64,6 @@ ZH_NOT_PLACE_STEMS = set("上下进出回到去来过登爬满半全后前深高
 # --- relation words ---------------------------------------------------------------------------
 ZH_MALE_CHARS = set("父爸兄哥弟叔伯舅夫侄爷公婿")
 ZH_FEMALE_CHARS = set("母妈姐妹姑姨妻女婶嫂娘奶婆媳")
-# The relation words writers use most (the near family, a friend), as EN_COMMON_RELATIONS.
-ZH_COMMON_RELATIONS = {"父亲", "母亲", "爸爸", "妈妈", "哥哥", "姐姐", "弟弟", "妹妹", "儿子",
-                       "女儿", "丈夫", "妻子", "朋友"}
 ZH_RELATION_REPLACE = {
     "父亲": ["叔叔", "舅舅", "伯父"], "母亲": ["姑姑", "姨妈", "婶婶"], "爸爸": ["叔叔", "舅舅"],
     "妈妈": ["姨妈", "婶婶"], "哥哥": ["表哥", "堂哥", "朋友"], "姐姐": ["表姐", "堂姐", "朋友"],

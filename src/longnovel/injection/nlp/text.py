@@ -32,6 +32,7 @@ class Vocabulary:
     def __init__(self, zh: bool):
         self.zh = zh
         self._words: set[str] = set()
+        self._running: Counter = Counter()  # en: words written in lower case, and how often
         self._texts: list[str] = []
         self._joined: str | None = None
         self._characters = 0
@@ -49,14 +50,25 @@ class Vocabulary:
             self._joined = None
             self._characters += len(summary)
         else:
-            self._words.update(w.lower() for w in _EN_WORD.findall(summary))
+            words = _EN_WORD.findall(summary)
+            self._words.update(w.lower() for w in words)
+            self._running.update(w for w in words if w.islower())
 
     def __contains__(self, word: str) -> bool:
         if not self.zh:
             return word in self._words
+        return word in self._text()
+
+    def count(self, word: str) -> int:
+        """How often the book's summaries write ``word``: en, a word written in lower case
+        (in running text: "Aunt Mabry" is no use of "aunt"); zh, any string (occurrences
+        that do not overlap)."""
+        return self._running[word] if not self.zh else self._text().count(word)
+
+    def _text(self) -> str:
         if self._joined is None:
             self._joined = "\n".join(self._texts)
-        return word in self._joined
+        return self._joined
 
 
 def word_change(old: str, new: str, zh: bool) -> tuple[list[str], list[str]]:

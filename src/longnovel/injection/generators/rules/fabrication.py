@@ -81,8 +81,19 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         if not draft.commentary_at(i):
             for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
                 where.setdefault(name, []).append(i)
+    shortest = draft.memo("typical_length", lambda: _typical_length(draft))
     out = []
     for earlier, name, body in draft.memo("donors", lambda: donors(draft, people)):
-        if name in where and fits(body, earlier) and not retells(draft, body):
+        if name in where and len(body) >= shortest and fits(body, earlier) and \
+                not retells(draft, body):
             out += [draft.insert_after(i, body, subtype) for i in where[name]]
     return out
+
+
+def _typical_length(draft: Draft) -> int:
+    """The shortest an added sentence may be: the length (characters) of the summary's own
+    sentences at their lower quartile. The sentences a rule can borrow are the plain ones (no
+    pronoun, no quotation, one named opener), shorter than most a writer writes; added among
+    longer ones ("Milo refused and ran."), a terse sentence stands out to any reader."""
+    lengths = sorted(len(sentence) for sentence in draft.sentences)
+    return lengths[len(lengths) // 4] if lengths else 0
