@@ -606,7 +606,7 @@ def test_nineteenth_reading_a_place_told_twice_in_its_sentence_stays():
 
 
 def test_nineteenth_reading_a_thing_had_is_no_event_in_time():
-    later = "As soon as Harry realizes what is going on, he forgets it again."
+    later = "As soon as Harry realizes what is going on, he forgets it."
     made = offered("Harry has those memory problems because his real memory is coming. " + later,
                    "temporal", STUDY_PEOPLE)
     assert made == [], made
@@ -1089,6 +1089,55 @@ READINGS_WITH_CONTROL = [
     # a "not" before "now" ("Instead, he is not now looked after by Ninian")
     ("Instead, he is now looked after by Ninian. Hannah does not wait. Molly is at home.",
      "polarity", ("not now", "n't now", "n’t now"), "Molly is not at home"),
+    # seed 3626 (this session's first reading): a "not" that only makes a sentence vaguer ("is
+    # not two hundred light-years away") or leaves an apposition describing what it denies
+    ("The starship is two hundred light-years away from Earth. Hannah does not wait. Molly "
+     "is at home.", "polarity", ("not two hundred", "n't two hundred", "n’t two hundred"),
+     "Molly is not at home"),
+    ("The crime is in Canarsie, in southeast Brooklyn near Jamaica Bay. Hannah does not "
+     "wait. Molly is at home.", "polarity", ("not in Canarsie", "n't in Canarsie",
+                                             "n’t in Canarsie"), "Molly is not at home"),
+    # seed 3626: an answer moved ahead of the question asked of the one who answers
+    ("Kayle asks Granthan what happened to the rest of the crew. Granthan relays how he got "
+     "out. Molly opens the door and walks out. Hannah sells the old car to Jon.", "temporal",
+     ("got out. Kayle",), CONTROL_SWAP),
+    # seed 3626, the rows its fixes brought in: "Hathaway then says ..." moved ahead of the
+    # sentence its "then" follows
+    ("Hathaway snaps several pictures of Marnagan. Hathaway then says that the crash will "
+     "look accidental. Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "temporal", ("accidental. Hathaway snaps",), CONTROL_SWAP),
+    # more rows those fixes brought in: a reaction told by an opening participle, a bid
+    # answered, "again" after what, someone introduced by "a"
+    ("Doran leaves the room, and Bruce hears his rifle go off. Infuriated, Bruce kills the "
+     "man. Molly opens the door and walks out. Hannah sells the old car to Jon.", "temporal",
+     ("the man. Doran",), CONTROL_SWAP),
+    ("Rice interrupts his thoughts and yells for Sam to meet with him. Sam climbs up to the "
+     "control room of the rocket. Molly opens the door and walks out. Hannah sells the old car "
+     "to Jon.", "temporal", ("rocket. Rice",), CONTROL_SWAP),
+    ("Everything fades to black for Alan. When Alan wakes up again, a young man is telling "
+     "him the date. Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "temporal", ("date. Everything",), CONTROL_SWAP),
+    ("The robot aims at him. Everything then fades to black. Molly opens the door and walks "
+     "out. Hannah sells the old car to Jon.", "temporal", ("black. The robot",), CONTROL_SWAP),
+    ("A bald-headed person and Simon both drink beer. The bald man tells Simon his dream. "
+     "Molly opens the door and walks out. Hannah sells the old car to Jon.", "temporal",
+     ("dream. A bald",), CONTROL_SWAP),
+    # seed 3626: a rule is no event in time ("Everyone in the Union is not allowed to speak
+    # of eating")
+    ("Everyone in the Union is not allowed to speak of eating in public. Michael gets to a "
+     "Feeding Station and chews the food. Molly opens the door and walks out. Hannah sells "
+     "the old car to Jon.", "temporal", ("food. Everyone",), CONTROL_SWAP),
+    # seed 3626: a cause and an effect of different times traded ("Nobody knew how to kill
+    # the Invaders because all of the survivors are underground"), or of what would have
+    # been
+    ("All of the survivors are underground because nobody knew how to kill the Invaders. "
+     "Harriet was flying it because Dorr refused to come back for Asa.", "causal",
+     ("because all of the survivors",),
+     "Dorr refused to come back for Asa because Harriet was flying it"),
+    ("There is something curious about the old city, because the humans wouldn't have "
+     "expected a colony there. Harriet was flying it because Dorr refused to come back for "
+     "Asa.", "causal", ("there because there is",),
+     "Dorr refused to come back for Asa because Harriet was flying it"),
 ]
 
 

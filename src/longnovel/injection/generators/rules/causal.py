@@ -25,6 +25,7 @@ from longnovel.injection.lexicon.en import (
     EN_SUBJECT_OPENERS,
 )
 from longnovel.injection.lexicon.zh import ZH_CAUSAL_MARKERS, ZH_CAUSAL_OPENERS, ZH_REPORTING_VERBS
+from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.sentences import sentence_body
 from longnovel.injection.nlp.text import upper_first
 
@@ -98,7 +99,8 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                                      or _EN_NEED.search(m.group("b")))
         no_subject = draft.zh and k in _ZH_FRONT and not _zh_clause_with_subject(
             draft, m.group(_ZH_FRONT[k]))
-        if not (points_back or reported or capacity or no_subject):
+        if not (points_back or reported or capacity or no_subject
+                or (not draft.zh and _tenses_disagree(m.group("a"), m.group("b")))):
             out.append(("invert", inverted + end))
         if not (m.start("b") > m.start("a") and not draft.zh and _EN_PERSONAL.search(
                 m.group("b"))):  # "A, so they appease her": she was named in the cause
@@ -109,6 +111,49 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                     or not _a_pronoun_may_be(draft, m.group("b"), other)]
         break
     return out
+
+
+def _tenses_disagree(a: str, b: str) -> bool:
+    """Do the two clauses of a stated cause tell of different times (one past, one present),
+    or one of what would have been? Their places traded, a past effect would follow from a
+    present state ("Nobody knew how to kill the Invaders because all of the survivors are
+    underground") or a cause from what never happened ("The humans wouldn't have expected a
+    colony there because there is something curious about the ruins")."""
+    if any(re.search(r"(?i)\bwould(?:n['’]t| not)? have\b", clause) for clause in (a, b)):
+        return True
+    first, second = _tense(a), _tense(b)
+    return first is not None and second is not None and first != second
+
+
+_PAST_AUX = ("was", "were", "had", "did", "could", "would", "wasn", "weren", "hadn", "didn",
+             "couldn", "wouldn")
+_PRESENT_AUX = ("is", "are", "am", "has", "does", "can", "cannot", "will", "isn", "aren",
+                "hasn", "doesn", "won")
+_DETERMINERS = ("the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "this",
+                "that", "these", "those", "some", "many", "two", "three")
+
+
+def _tense(clause: str) -> str | None:
+    """"past" or "present": the tense of the clause's first finite verb (en), or None. A word
+    after a determiner is taken for a noun ("the ships")."""
+    before = ""
+    for written in re.findall(r"(?<![\w'’-])[A-Za-z]+", clause):
+        word, after_determiner = written.lower(), before in _DETERMINERS
+        before = word
+        if after_determiner:
+            continue
+        if word in _PAST_AUX:
+            return "past"
+        if word in _PRESENT_AUX:
+            return "present"
+        lemma = inflect.verb_lemma(word) if written.islower() else None  # no name
+        if lemma is None or lemma == word:
+            continue
+        if word == inflect.third_person(lemma):
+            return "present"
+        if word == inflect.past_tense(lemma):
+            return "past"
+    return None
 
 
 _NEEDS = r"must|needs? to|has to|have to|had to|should|ought to"

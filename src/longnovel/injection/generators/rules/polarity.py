@@ -24,6 +24,7 @@ from longnovel.injection.lexicon.en import (
 from longnovel.injection.lexicon.zh import ZH_MODALS, ZH_NEGATED_WORDS, ZH_VERB_HEADS
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.inflect import is_base_verb, verb_lemma, verb_lemmas
+from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS
 from longnovel.injection.nlp.text import changed_parts, match_case
 from longnovel.injection.nlp.zh.segment import tagged_words
 
@@ -354,6 +355,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             continue  # "her last will and apparel", "with all his might": no modal there
         if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
             continue
+        if m.group().lower() in ("is", "was", "are", "were") and _vaguer(sentence[m.end():]):
+            continue
         if m.group().lower() in _PAST_OF_AUX and _coordinated_verb_follows(
                 sentence[m.end():], _PAST_OF_AUX[m.group().lower()]):
             continue  # "is not bolting a plate ... and ignores what happens"
@@ -401,6 +404,22 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
 _EN_NO_NOT_BEFORE = re.compile(r"\s+(?:been\s+)?(?:only|just|merely|even|also|still|already|"
                                r"increasingly|gradually|progressively|now|finally|suddenly|"
                                r"eventually)\b")
+
+
+def _vaguer(rest: str) -> bool:
+    """Would a "not" before ``rest`` (what follows a form of "be") only make the sentence
+    vaguer, or leave the apposition after it describing nothing? "The starship is not two
+    hundred light-years away" says no distance (a changed number is the ``number`` type's
+    work); "The crime is not in Canarsie, in southeast Brooklyn near Jamaica Bay" goes on
+    to place the town it denies."""
+    words = rest.lstrip()
+    if re.match(r"(?i)(?:about|some|nearly|almost|over|under|around|roughly|exactly)?\s*\d",
+                words) or (EN_NUMBER_WORDS.match(re.sub(
+                    r"(?i)^(?:about|some|nearly|almost|over|under|around|roughly|exactly)\s+",
+                    "", words)) and not re.match(r"(?i)one\s+of\b", words)):
+        return True
+    return bool(re.match(r"(?:in|at|on|near|from)\s+(?:the\s+)?[A-Z][\w'’-]*"
+                         r"(?:\s+[A-Z][\w'’-]*)*,\s", words))
 
 
 def _negating_verb(verb: str, lemma: str) -> str | None:

@@ -62,6 +62,8 @@ def edits(draft: Draft) -> list[Edit]:
         if _reacts(second, draft.zh):
             continue  # "The receiving person complies", "Fith is offended": at what, if it
             # goes first?
+        if _answers(draft, first, second):
+            continue  # "Kayle asks Granthan what happened. Granthan relays how he got out."
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i):
@@ -79,8 +81,36 @@ _EN_REACTS = re.compile(
     + r"|\b(?:is|are|was|were|becomes?|became|gets?|got|grows?|grew|feels?|felt|seems?|"
     r"seemed|looks?|looked)\s+(?:(?:very|so|quite|rather|deeply|visibly|clearly|extremely|"
     r"understandably|immediately|somewhat|a bit|a little)\s+)*(?:"
-    + "|".join(EN_REACTION_STATES) + r")\b")
+    + "|".join(EN_REACTION_STATES) + r")\b|^(?:" + "|".join(EN_REACTION_STATES) + r"),")
 _ZH_REACTS = re.compile(r"答应|同意|照办|拒绝|回答|应允|推辞|抗议|生气|大怒|恼怒|吃惊|惊讶")
+
+
+# Asking, telling or bidding someone: what that person does next answers it.
+_EN_ADDRESSES = re.compile("(?i:" + inflect.verb_forms_pattern(frozenset({
+    "ask", "tell", "order", "beg", "urge", "invite", "question", "command", "instruct",
+    "request", "challenge", "dare", "implore", "summon", "call", "press"}))
+    + r")\s+(?:the\s+)?(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+# Bidding someone ("yells for Sam to meet with him"): what Sam does next answers it too.
+_EN_BIDS = re.compile(r"\bfor\s+(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+to\b")
+_ZH_ADDRESSES = re.compile(r"(?:问|请|求|叫|让|命|令|催|劝|托)(?P<who>[\u4e00-\u9fff]{2,4})")
+
+
+def _answers(draft: Draft, first: str, second: str) -> bool:
+    """Does ``second`` open with someone whom ``first`` asks, tells or bids ("Kayle asks
+    Granthan what happened. Granthan relays how he got out.")? What that person does next
+    answers it: moved ahead, the answer comes before the question."""
+    body = split_opener(second, draft.zh)[1]
+    found = list(_ZH_ADDRESSES.finditer(first)) if draft.zh else \
+        list(_EN_ADDRESSES.finditer(first)) + list(_EN_BIDS.finditer(first))
+    for m in found:
+        who = m.group("who")
+        if draft.zh:
+            names = [name for name in draft.names("person") if who.startswith(name)]
+            if any(body.startswith(name) for name in names):
+                return True
+        elif body.startswith(who) or body.startswith(who.split()[-1] + " "):
+            return True
+    return False
 
 
 def _reacts(sentence: str, zh: bool) -> bool:
@@ -113,11 +143,13 @@ _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: 
 
 
 # A rule, a possibility or what would be ("The city must be kept a secret", "The machine
-# would have failed its assignment") or a thing had ("Harry has those
+# would have failed its assignment", "Everyone in the Union is not allowed to speak of
+# eating") or a thing had ("Harry has those
 # memory problems because ..."): no event in time either.
 _EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|may|might|can|"
                           r"could|cannot|would)\b|(?:has|have|had) (?:those|these|no|many|some|"
-                          r"a lot of|problems|trouble)\b)")
+                          r"a lot of|problems|trouble)\b|(?:is|are|was|were)(?: not)? "
+                          r"(?:allowed|permitted|forbidden|supposed|required|obliged) to\b)")
 
 
 def _a_state(sentence: str) -> bool:
@@ -137,7 +169,21 @@ def points_back(sentence: str, zh: bool) -> bool:
     text = sentence.lstrip(" \"“‘'(（「")
     if zh:
         return text.startswith(_ZH_POINTS_BACK)
-    return bool(_EN_POINTS_BACK.match(text))
+    if _EN_POINTS_BACK.match(text):
+        return True
+    after_subject = _EN_THEN_AFTER_SUBJECT.match(text)
+    return bool(after_subject) and after_subject.group(1) not in _EN_CLAUSE_OPENERS
+
+
+# Words that open a clause or a phrase rather than name a subject ("As soon as ...")
+_EN_CLAUSE_OPENERS = frozenset({"As", "When", "If", "So", "In", "On", "At", "After", "Before",
+                                "Though", "Although", "Because", "Since", "Once", "While",
+                                "Until", "For", "With", "By", "From", "To", "Of", "Not"})
+# "Hathaway then says ...", "Jon later finds ...": a connective of time right after the
+# subject leans on the sentence before as much as one that opens the sentence.
+_EN_THEN_AFTER_SUBJECT = re.compile(r"([A-Z][\w'’.-]*)\s+(?:[A-Z][\w'’.-]*\s+){0,2}(?:then|"
+                                    r"later|afterwards|also|again|finally|eventually|next|"
+                                    r"subsequently|thereafter|meanwhile|still|instead)\b")
 
 
 _EN_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|her|his|hers|they|them|their|himself|herself)\b")
@@ -173,8 +219,10 @@ def _introduced_in(first: str, second: str) -> bool:
     Magnan suggests" (en)?"""
     for words in re.findall(r"\b[Aa]n? ([A-Za-z-]+(?: [a-z]+)?)\b", first):
         for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
-            if noun.islower() and re.search(rf"\b[Tt]he {re.escape(noun)}\b", second):
-                return True
+            # ("a bald-headed person ... the bald man")
+            for part in dict.fromkeys((noun, noun.split("-")[0])):
+                if part.islower() and re.search(rf"\b[Tt]he {re.escape(part)}\b", second):
+                    return True
     for name in re.findall(r"\b([A-Z][a-z]+), (?:a|an|the|his|her|their)\b", first):
         if name not in EN_STOPWORDS and re.search(rf"\b{name}\b", second):
             return True  # "Magnan, a Councillor of the Corps, assigns ... Magnan suggests"
@@ -216,6 +264,10 @@ def _same_paragraph(draft: Draft, i: int) -> bool:
     return "\n" not in draft.summary[draft.spans[i][1] : draft.spans[i + 1][0]]
 
 
+_EN_AGAIN = re.compile(r"(?i)\b(?:again|once more|anew|a second time|no longer|any more|"
+                       r"anymore|later)\b")
+
+
 def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     """The pair in the reverse order, or None where one of them would lose what it points to:
     the first sentence moves behind the second, the second (less its connective, which stays
@@ -223,6 +275,9 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     opener, rest = split_opener(second, draft.zh)
     if points_back(first, draft.zh) or points_back(rest, draft.zh):
         return None
+    if not draft.zh and _EN_AGAIN.search(rest):
+        return None  # "When Alan wakes up again, ...", "tells him later": after what, if it
+        # goes first?
     if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
         return None
     if not draft.zh and (_EN_REFERS_TO_THING.search(rest) or _EN_CONFIRMS.search(rest)):
