@@ -395,6 +395,34 @@ def test_a_sentence_opener_loses_its_capital_after_a_connective():
     assert draft.lower_first("Belford sleeps.") == "Belford sleeps."
 
 
+def test_no_not_before_a_comparative():
+    """Seed 3727's fixes brought in "Billy suspects Doctor Universe ..., but Grannie is not
+    less convinced": a "not" before "less" or "more" reads as litotes, no plain denial."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    made = [e.hallucinated_span for e in polarity.edits(Draft(
+        "Billy suspects Gorman, but Grannie is less convinced. Grannie is at home. Hannah is "
+        "not there.", "en",
+        PEOPLE))]
+    assert not any(re.search(r"(?:not|n['’]t) less", m) for m in made), made
+    assert any("Grannie is not at home" in m for m in made), made
+
+
+def test_kin_becomes_other_kin_or_a_friend_not_a_role():
+    """Seeds 3626 and 3727: "Mickey introduces Ben to his guest, Laura", "Kevin's partner
+    encourages him and Sylvia", "she confesses that he is her guest": kin made a role of a
+    moment or of trade names no tie a reader believes. Kin still becomes kin."""
+    from longnovel.injection.generators.rules import relation
+    from longnovel.injection.generators.rules.draft import Draft
+
+    summary = ("Mickey introduces Ben to his sister, Laura, after the ceremony. Ben is the "
+               "guest of the captain and the partner of the pilot. Laura meets her cousin.")
+    made = {e.hallucinated_span for e in relation.edits(Draft(summary, "en", PEOPLE))}
+    assert not any("his guest, Laura" in m or "his partner, Laura" in m for m in made), made
+    assert any("his cousin, Laura" in m for m in made), made
+
+
 def test_a_relation_word_the_writer_rarely_writes_seldom_comes_in():
     """The readers read "stepfather", "guardian", "niece" as injected, and, where the rules
     put the common words first, "friend" and "father": a word must come in about as often
@@ -1097,6 +1125,28 @@ READINGS_WITH_CONTROL = [
     ("The crime is in Canarsie, in southeast Brooklyn near Jamaica Bay. Hannah does not "
      "wait. Molly is at home.", "polarity", ("not in Canarsie", "n't in Canarsie",
                                              "n’t in Canarsie"), "Molly is not at home"),
+    # seed 3727: a negation the rest of the sentence goes on from ("hadn't been serious, had
+    # gone to get help, and now assumes"; "doesn't start to heat up as they get closer"),
+    # inside a relative clause ("of whom Hoshick seems to assume Retief is not the leader"),
+    # or "not A, just B" turned into "A, just B"
+    ("Molly thought the accusation had been serious, had gone to get help, and now assumes "
+     "Jon is responsible. Hannah does not wait. Molly is at home.", "polarity",
+     ("hadn't been", "had not been"), "Molly is not at home"),
+    ("The ship starts to heat up as they get closer to the sun. Hannah does not wait. Molly "
+     "is at home.", "polarity", ("t start to heat", "not start to heat"),
+     "Molly is not at home"),
+    ("They discuss the battle with the settlers, of whom Gorman seems to assume Jon is the "
+     "leader. Hannah does not wait. Molly is at home.", "polarity",
+     ("Jon is not the", "Jon isn't the", "Jon isn’t the"), "Molly is not at home"),
+    ("They do not understand the concepts of change or space, just living with the same "
+     "schedule. Molly is at home. Hannah does not wait.", "polarity",
+     ("They understand",), "Hannah waits"),
+    # rows the seed-3727 fixes brought in: a negation in a clause of "after" ("after he
+    # doesn't down it, he gets up"), a "not" before a comparative ("Grannie is not less
+    # convinced")
+    ("He orders a drink; after he downs it, he gets up. Hannah does not wait. Molly is at "
+     "home.", "polarity", ("doesn't down", "does not down", "doesn’t down"),
+     "He does not order a drink"),
     # seed 3626: an answer moved ahead of the question asked of the one who answers
     ("Kayle asks Granthan what happened to the rest of the crew. Granthan relays how he got "
      "out. Molly opens the door and walks out. Hannah sells the old car to Jon.", "temporal",

@@ -137,7 +137,7 @@ EN_RELATION_GENERATIONS = {
     **dict.fromkeys(("grandfather", "grandmother", "grandparents"), 2),
     **dict.fromkeys(("father", "mother", "uncle", "aunt", "stepfather", "stepmother",
                      "father-in-law", "mother-in-law", "fathers", "mothers", "uncles", "aunts",
-                     "parents"), 1),
+                     "parents", "guardian", "guardians"), 1),
     **dict.fromkeys(("brother", "sister", "cousin", "husband", "wife", "half-brother",
                      "half-sister", "fiancé", "fiancée", "brother-in-law", "sister-in-law",
                      "brothers", "sisters", "cousins", "long-lost brother"), 0),

@@ -151,11 +151,14 @@ _PAST_OF_AUX = {"is": False, "are": False, "has": False, "have": False, "was": T
 def _coordinated_verb_follows(rest: str, past: bool) -> bool:
     """Does a second finite verb of the same subject, in the same tense (past or third
     person present), follow in ``rest`` ("takes over Terry's body and gains all of his
-    knowledge")? Negating the first alone reads "does not take over ... and gains": the
+    knowledge"; "thought the accusation had been serious, had gone to get help, and now
+    assumes")? Negating the first alone reads "does not take over ... and gains": the
     negation would need to reach both."""
-    for m in re.finditer(r"\b(?:and|or)\s+(?:then\s+|also\s+|later\s+|soon\s+)?([a-z]+)\b",
-                         rest):
+    for m in re.finditer(r"(?:\b(?:and|or)|,)\s+(?:(?:then|also|later|soon|now|finally|"
+                         r"eventually|still|instead)\s+)?([a-z]+)\b", rest):
         word = m.group(1)
+        if word in _PAST_OF_AUX and _PAST_OF_AUX[word] == past:
+            return True  # ", had gone to get help"
         if _is_finite_verb(word) and (inflect.past_tense(word) == word) == past:
             return True
     return False
@@ -328,7 +331,7 @@ _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|
                           r"wherever|whereby|(?:all|everything|anything|nothing|much|little|"
                           # "to find someone that can help": not "someone that can't help"
                           r"someone|somebody|something|anyone|anybody|one|those) that)"
-                          r"\s+(?:\w+\s+){0,4}$"
+                          r"\s+(?:\w+\s+){0,6}$"
                           # a relative clause without its pronoun: "the aliens they encountered"
                           r"|\b(?:the|a|an|these|those|his|her|their)\s+[a-z]+\s+"
                           r"(?:he|she|they|we|I|you)\s+$")
@@ -346,7 +349,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at]))
 
     for m in _EN_AUX.finditer(sentence):
-        if in_before_clause(m.start()):
+        if in_before_clause(m.start()) or _EN_AS_CLAUSE.search(sentence[m.end():]):
             continue
         previous = sentence[: m.start()].split()[-1:] or [""]
         if m.group() == "will" and previous[0].lower() in _NOUN_BEFORE_WILL:
@@ -367,12 +370,16 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             # have not made" (the modal is negated instead)
         if _EN_NO_NOT_BEFORE.match(sentence[m.end():]):
             continue
-        if _is_participle(m.group(2)) and not in_before_clause(m.start()):
+        if _coordinated_verb_follows(sentence[m.end():], _PAST_OF_AUX[m.group(1).lower()]):
+            continue  # "had been serious, had gone to get help": the negation reaches one
+        if _is_participle(m.group(2)) and not in_before_clause(m.start()) and \
+                not _EN_AS_CLAUSE.search(sentence[m.end():]):
             out.append(_negated_aux(sentence, m, style, group=1))
     for m in _EN_SUBJECT_VERB.finditer(sentence):
         if m.group(1) not in EN_STOPWORDS - {"He", "She", "They", "We", "It", "I"} \
                 and _is_finite_verb(m.group(2)) \
                 and not in_before_clause(m.start(2)) \
+                and not _EN_AS_CLAUSE.search(sentence[m.end(2):]) \
                 and not _coordinated_verb_follows(
                     sentence[m.end(2):], inflect.past_tense(m.group(2)) == m.group(2)):
             supported = _do_support(m.group(2), style) if does_support else None
@@ -398,12 +405,19 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     return out
 
 
+# A clause of "as" after the verb, which gives its time or its reason ("starts to heat up as
+# they get closer to the sun"): the negated event would still be told as happening with it.
+_EN_AS_CLAUSE = re.compile(r"\bas\s+(?:he|she|it|they|we|you|I|the|his|her|their|[A-Z]\w*)\s+"
+                           r"(?:\w+\s+)?[a-z]+(?:s|ed)\b")
+
+
 # Words after an auxiliary that no "not" goes before: "was not only nine days old" reads "not
 # only ... but also"; no one writes "is not still jaded", "has not been only ten years", "was
-# not increasingly stressed", "is not now looked after", "was not finally freed".
+# not increasingly stressed", "is not now looked after", "was not finally freed", "is not less
+# convinced".
 _EN_NO_NOT_BEFORE = re.compile(r"\s+(?:been\s+)?(?:only|just|merely|even|also|still|already|"
                                r"increasingly|gradually|progressively|now|finally|suddenly|"
-                               r"eventually)\b")
+                               r"eventually|less|more)\b")
 
 
 def _vaguer(rest: str) -> bool:
@@ -438,7 +452,7 @@ def _negating_verb(verb: str, lemma: str) -> str | None:
 # a condition ("if they were to get another, it would take a year" is no "weren't").
 _CONCESSIVE = r"[Aa]lthough|[Tt]hough|[Ee]ven if|[Dd]espite|[Ww]hereas"
 _EN_BEFORE_CLAUSE = re.compile(r"\b(?:[Bb]efore|[Uu]ntil|[Tt]ill|[Uu]nless|[Ll]est|[Aa]s|[Ww]hen|"
-                               rf"[Ii]f|{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce)\s[^,;:.]*$")
+                               rf"[Ii]f|{_CONCESSIVE}|[Ww]hile|[Ww]henever|[Oo]nce|[Aa]fter)\s[^,;:.]*$")
 
 _MODALS = {"can", "could", "will", "would", "should", "must", "may", "might", "shall"}
 
@@ -539,7 +553,13 @@ def _affirmable(sentence: str, end: int) -> bool:
     nor in a concession ("Although beggars are not allowed shoes, he puts some on anyway":
     without the "not" the sentence contradicts itself)."""
     return not _EN_NEGATION_BOUND.search(sentence[end:]) and \
-        not _EN_CONCESSION.search(sentence[:end])
+        not _EN_CONCESSION.search(sentence[:end]) and \
+        not _EN_NOT_BUT.search(sentence[end:])
+
+
+# "not A, just B": the rest of a contrast the negation opens ("They do not understand the
+# concepts of change, ..., just living with the same schedule")
+_EN_NOT_BUT = re.compile(r",\s+(?:just|only|simply|merely|rather)\b")
 
 
 _EN_CONCESSION = re.compile(rf"\b(?:{_CONCESSIVE})\s[^,;:.]*$")

@@ -223,10 +223,24 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
                 and not any(w in same and word in same for same in EN_RELATION_NEAR_SAME) \
                 and _same_number(w, word, draft.zh) \
                 and _same_gender(word, w, draft.zh) \
-                and _near_generation(word, w, draft.zh)
+                and _near_generation(word, w, draft.zh) \
+                and _kin_for_kin(word, w, draft.zh)
         out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
             [] if known else [w for w in replacements if fits(w)])
     return out
+
+
+def _kin_for_kin(a: str, b: str, zh: bool) -> bool:
+    """Does ``b`` name a tie a reader takes for one like ``a``? Kin (a word of a generation)
+    becomes other kin or a friend, not a role of a moment or of trade ("his sister" -> "his
+    guest", "Kevin's mother" -> "Kevin's partner", "her husband" -> "her guest": read by
+    hand, seeds 3626 and 3727, such rows named no believable tie)."""
+    if generation(a, zh) is None:
+        return True
+    return generation(b, zh) is not None or b.lower() in _FRIENDS
+
+
+_FRIENDS = {"friend", "friends", "朋友", "好友"}
 
 
 def _believable(draft: Draft, edit: Edit) -> bool:
