@@ -57,7 +57,8 @@ def windows_table() -> pa.Table:
 # a later unit of each book, outside every window: where invented content comes from
 LATER = {"en": "Captain Ferrant sails to the Harbour Tower with the winter mail. Mrs. Crale "
               "sells her shop to her aunt. Her aunt pays in silver, and her aunt takes the stock.",
-         "zh": "小满独自去了青螺滩，住了半个月才回松岭。韩石卖掉了烟房。"}
+         "zh": "小满独自去了青螺滩，住了半个月才回松岭。韩石卖掉了烟房。"
+               "青禾的姑姑给小满做了一双鞋。青禾的姑姑住在临川府，姑姑常来看她。"}
 
 
 def units_of(windows: pa.Table) -> pa.Table:
