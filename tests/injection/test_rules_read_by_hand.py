@@ -1212,3 +1212,61 @@ def test_a_borrowed_cause_does_not_name_whom_a_pronoun_before_it_names():
     made = offered(summary, "causal", people, outside)
     assert not any("because Wren" in m for m in made), made
     assert any("because Orrin sold the old boat to a trader" in m for m in made), made
+
+
+def _module_edits(module, summary: str, language: str, names: tuple[str, ...],
+                  book: str = "") -> list[str]:
+    """The module's edits of ``summary`` (``book``: the book's summaries, when given)."""
+    from longnovel.injection.generators.rules.draft import Draft
+    from longnovel.injection.nlp.text import Vocabulary
+
+    vocabulary = None
+    if book:
+        vocabulary = Vocabulary(language == "zh")
+        vocabulary.add(summary + "\n" + book)
+    people = [{"name": n, "type": "person", "count": 3} for n in names]
+    return [e.hallucinated_span for e in module.edits(Draft(summary, language, people,
+                                                            vocabulary=vocabulary))]
+
+
+def test_sample_reading_3828_no_negation_inside_a_name():
+    """"九月十二傍晚，舅舅周大没有的船回到落雁桥": the 有 of 周大有 was negated as a verb."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, "九月十二傍晚，舅舅周大有的船回到落雁桥。小满回到了墨坊。"
+                                   "青禾没有去临川府。", "zh", ("周大有", "小满", "青禾"))
+    assert not any("周大没有" in m for m in made), made
+    assert "小满没有回到墨坊。" in made, made
+
+
+def test_sample_reading_3828_no_spouse_for_a_role():
+    """"回到丈夫身边" of 韩石, a man, for 回到师父身边: a spouse says the owner's gender, which
+    a master does not. A kin word still stands in for the master."""
+    from longnovel.injection.generators.rules import relation
+
+    book = ("青禾的丈夫回来了。孟二嫂的丈夫走了。" + "小满的父亲来了。") * 60
+    made = _module_edits(relation, "当夜韩石对小满说，回到师父身边学会的是墨坏了怎么认。", "zh",
+                         ("韩石", "小满"), book)
+    assert not any("丈夫" in m or "妻子" in m for m in made), made
+    assert any("回到父亲身边" in m for m in made), made
+
+
+@pytest.mark.parametrize("language,summary,moved", [
+    ("zh", "四月初十水开始退，他们拉纤回镇。邬敬之定下四月十二在县衙开筒。小满烧了一窑烟。"
+           "青禾去了临川府。", "邬敬之定下四月十二在县衙开筒。四月初十"),
+    # something introduced with 一张 stays ahead of the sentence that refers back to it
+    ("zh", "在码头上，韩石偷偷把一张纸条塞进小满手里。纸条上只写着四个字。小满烧了一窑烟。"
+           "青禾去了临川府。", "纸条上只写着四个字。在码头上"),
+    ("en", "On the twelfth Wren rang the bell at noon. On the thirteenth the doctor reported no "
+           "new case. Molly opens the door and walks out. Hannah sells the old car to Jon.",
+     "On the thirteenth the doctor reported no new case. On the twelfth"),
+])
+def test_sample_reading_3828_an_order_the_text_itself_shows_is_kept(language, summary, moved):
+    """"邬敬之定下四月十二…… 四月初十水开始退……": swapped, the dates give it away; "纸条上只写着
+    四个字" ahead of the 一张纸条 it refers to. An undated pair is still swapped."""
+    from longnovel.injection.generators.rules import temporal
+
+    names = ("邬敬之", "小满", "青禾") if language == "zh" else ("Wren", "Molly", "Hannah", "Jon")
+    made = _module_edits(temporal, summary, language, names)
+    assert not any(moved in m for m in made), made
+    assert made, made

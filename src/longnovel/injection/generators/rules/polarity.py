@@ -10,6 +10,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
+    find_names,
     gives_its_reason,
     splice,
 )
@@ -130,9 +131,13 @@ def edits(draft: Draft) -> list[Edit]:
             changes = [c for c in changes if c[0] != "negate"]  # nor a question: "Does he not"
         if not draft.zh and confirmed_later(sentence):
             changes = []  # "Butch commands them to attack, and they do": the echo says it did
+        names = find_names(sentence, draft.names("person"), draft.zh) if changes else []
         for subtype, new in changes:
             if not _keeps_company(draft, sentence, new):
                 continue
+            start, end, _ = changed_parts(sentence, new)
+            if any(a < end and start < b for a, b, _ in names):
+                continue  # 舅舅周大有的船 is no 周大没有的船: a name is no verb to negate
             if subtype == "negate" and not draft.zh and _litotes(sentence, new):
                 continue
             edit = draft.replace_sentence(i, new, subtype)

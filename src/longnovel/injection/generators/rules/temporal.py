@@ -64,6 +64,8 @@ def edits(draft: Draft) -> list[Edit]:
             # goes first?
         if _answers(draft, first, second):
             continue  # "Kayle asks Granthan what happened. Granthan relays how he got out."
+        if _dated(first, draft.zh) and _dated(second, draft.zh):
+            continue  # 四月初十水开始退…… 邬敬之定下四月十二……: swapped, the dates tell it
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i):
@@ -93,6 +95,25 @@ _EN_ADDRESSES = re.compile("(?i:" + inflect.verb_forms_pattern(frozenset({
 # Bidding someone ("yells for Sam to meet with him"): what Sam does next answers it too.
 _EN_BIDS = re.compile(r"\bfor\s+(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+to\b")
 _ZH_ADDRESSES = re.compile(r"(?:问|请|求|叫|让|命|令|催|劝|托)(?P<who>[\u4e00-\u9fff]{2,4})")
+
+
+_ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+             "twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|"
+             "nineteenth|twentieth|thirtieth|twenty-\\w+|thirty-first|\\d+(?:st|nd|rd|th)")
+_EN_DATE = re.compile(rf"(?i)\bthe (?:\w+ of the )?(?:{_ORDINALS})\b(?! (?:time|day|one|man|"
+                      rf"woman|person|ship|of (?:them|those)))|\b(?:January|February|March|April|"
+                      rf"May|June|July|August|September|October|November|December) \d{{1,2}}\b|"
+                      rf"\b(?:in|of) \d{{4}}\b")
+_ZH_DATE = re.compile(r"[正腊冬一二三四五六七八九十]{1,2}月(?:初|廿|[一二三]?十)?"
+                      r"[一二三四五六七八九十]?|初[一二三四五六七八九十]|[一二三]?十?[一二三四五六七八九十][日号]|"
+                      r"除夕|端午|中秋|腊八|元宵|清明|重阳")
+
+
+def _dated(sentence: str, zh: bool) -> bool:
+    """Does the sentence give the date of what it tells ("On the thirteenth", "June 4",
+    四月十二)? Two dated sentences told out of the order of their dates give the swap away
+    to any reader."""
+    return bool((_ZH_DATE if zh else _EN_DATE).search(sentence))
 
 
 def _answers(draft: Draft, first: str, second: str) -> bool:
@@ -213,10 +234,15 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
     return any(name in first and name not in second for name in people)
 
 
-def _introduced_in(first: str, second: str) -> bool:
+_ZH_ONE_OF = re.compile(r"一[个张把只件封锭本块间位名条首根盏座艘匹头]([\u4e00-\u9fff]{2})")
+
+
+def _introduced_in(first: str, second: str, zh: bool = False) -> bool:
     """Does ``first`` introduce what ``second`` then refers back to: "A man comes out ...
     The man realizes", "Asa Graybar is ... Asa can serve", "Magnan, a Councillor, ...
-    Magnan suggests" (en)?"""
+    Magnan suggests"; 把一张纸条塞进他手里…… 纸条上只写着四个字?"""
+    if zh:
+        return any(noun in second for noun in _ZH_ONE_OF.findall(first))
     for words in re.findall(r"\b[Aa]n? ([A-Za-z-]+(?: [a-z]+)?)\b", first):
         for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
             # ("a bald-headed person ... the bald man")
@@ -278,7 +304,7 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     if not draft.zh and _EN_AGAIN.search(rest):
         return None  # "When Alan wakes up again, ...", "tells him later": after what, if it
         # goes first?
-    if _antecedent_in(draft, first, rest) or _introduced_in(first, rest):
+    if _antecedent_in(draft, first, rest) or _introduced_in(first, rest, draft.zh):
         return None
     if not draft.zh and (_EN_REFERS_TO_THING.search(rest) or _EN_CONFIRMS.search(rest)):
         return None  # "Carmen does in fact ask this", "it is called The Avenger instead": what
