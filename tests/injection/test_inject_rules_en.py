@@ -224,6 +224,23 @@ def test_an_invention_is_no_terser_than_the_writers_sentences(en_entities):
     assert made.hallucinated_span == "Wren naps at noon in the warm back room."
 
 
+@pytest.mark.parametrize("donor,borrowed", [
+    ("Wren climbs the tower until she can see the whole harbour.", True),  # she is Wren
+    ("Wren climbs the tower until he can see the whole harbour.", False),  # he: who?
+    ("Wren climbs the tower with Orrin until she can see the whole harbour.", False),
+])
+def test_a_borrowed_sentence_may_say_she_of_the_woman_it_opens_with(en_entities, donor,
+                                                                     borrowed):
+    """Writers use pronouns in most sentences; borrowed sentences without any read as another
+    hand's. A "she" that can only be the woman the sentence opens with points at no one of
+    the donor's paragraph."""
+    people = [dict(e, gender="f") if e["name"] == "Wren" else e for e in en_entities]
+    made = RulesGenerator(13).generate(SUMMARY, "en", people, "fabrication",
+                                       outside=((False, donor),))
+    assert (not isinstance(made, NotApplicable) and made.hallucinated_span == donor) == \
+        borrowed, made
+
+
 def test_an_invention_names_no_one_the_window_never_meets(en_entities):
     """"Retief and Hoshick eat and discuss ...", Hoshick arriving chapters later, added to a
     window that never meets him (read by hand, seed 2514)."""

@@ -63,7 +63,7 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
             if re.search(r"[“”\"‘’「」()（）:：;；]|--|—|–", body) or \
                     is_commentary(body, draft.language):
                 continue
-            rest = body[found[0][1]:]
+            rest = _own_pronouns_out(draft, body[found[0][1]:], found)
             if (_ZH_ANCHORED.search(rest) or _ZH_PRONOUN.search(rest)) if draft.zh \
                     else (_EN_ANCHORED.search(rest) or _EN_OBJECT_HER.search(rest)
                           or _EN_CONTINUES.search(rest)):
@@ -79,6 +79,24 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             out.append((earlier, found[0][2], body))
     return out
+
+
+_SUBJECT_PRONOUN = {"m": (re.compile(r"\bhe\b"), "他"), "f": (re.compile(r"\bshe\b"), "她")}
+
+
+def _own_pronouns_out(draft: Draft, rest: str, found: list) -> str:
+    """``rest`` (a borrowed sentence after the name it opens with) less the subject pronouns
+    that can only be that person: a "he" or "she" of the opener's gender (他, 她), where the
+    sentence names no one else ("Wren climbed the tower and found that she could see the
+    Bar"). Writers use them in most sentences; borrowed sentences without any read as
+    another hand's (pronouns per sentence told added sentences from the writer's own)."""
+    gender = draft.gender_of(found[0][2])
+    if gender not in _SUBJECT_PRONOUN or len({name for _, _, name in found}) > 1:
+        return rest
+    pattern, zh_pronoun = _SUBJECT_PRONOUN[gender]
+    if draft.zh:
+        return re.sub(rf"{zh_pronoun}(?![们])", "", rest)
+    return pattern.sub("", rest)
 
 
 def _names_from_elsewhere(draft: Draft, body: str) -> bool:
