@@ -1147,6 +1147,11 @@ READINGS_WITH_CONTROL = [
     ("He orders a drink; after he downs it, he gets up. Hannah does not wait. Molly is at "
      "home.", "polarity", ("doesn't down", "does not down", "doesn’t down"),
      "He does not order a drink"),
+    # seed 3929: an outcome turned over in a concession that gives its reason ("Though he
+    # accepts being employed by Brock, citing conflicts of interest, he agrees ...")
+    ("Though he refuses being employed by Brock, citing conflicts of interest, he agrees to "
+     "help out. Hannah accepts the offer.", "event", ("Though he accepts", "Though he agrees"),
+     "Hannah refuses the offer"),
     # seed 3626: an answer moved ahead of the question asked of the one who answers
     ("Kayle asks Granthan what happened to the rest of the crew. Granthan relays how he got "
      "out. Molly opens the door and walks out. Hannah sells the old car to Jon.", "temporal",

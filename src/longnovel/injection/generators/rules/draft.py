@@ -339,13 +339,13 @@ def confirmed_later(rest: str) -> bool:
     return bool(_CONFIRMED_LATER.search(rest))
 
 
-_EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|"
+_EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|citing|"
                           r"and so|which (?:means|causes|leads)|due to|thanks to|owing to|"
                           r"as a result of)\b|,\s*so\b")
 _ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得")
 # A statement set against an expectation ("Despite the engineer's efforts, the animal is
 # intelligent enough to avoid the traps").
-_EN_CONCEDES = re.compile(r"(?i)\b(?:despite|in spite of|although|even though|even if|"
+_EN_CONCEDES = re.compile(r"(?i)\b(?:despite|in spite of|although|though|even if|"
                           r"nevertheless|nonetheless)\b")
 _ZH_CONCEDES = re.compile(r"虽然|尽管|即使|哪怕")
 
