@@ -1275,3 +1275,33 @@ def test_sample_reading_3828_an_order_the_text_itself_shows_is_kept(language, su
     made = _module_edits(temporal, summary, language, names)
     assert not any(moved in m for m in made), made
     assert made, made
+
+
+def test_sample_readings_a_chinese_not_is_taken_out_as_it_is_put_in():
+    """是 -> 不是 was offered in every summary with a 是 and 不是 -> 是 in none (jieba tags 不是
+    one word): 不是 came in 11 times and went out none on the sample. It now goes out too,
+    but not from 不是A而是B, which without its 不 says nothing."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, "这锭墨不是他的，小满不肯去。青禾回到了墨坊。", "zh",
+                         ("小满", "青禾"))
+    assert "这锭墨是他的，小满不肯去。" in made, made
+    made = _module_edits(polarity, "他说不是怕柴家丢脸，而是怕师父生气。小满不肯去。", "zh",
+                         ("小满",))
+    assert not any("说是怕" in m for m in made), made
+
+
+def test_a_chinese_negation_comes_in_about_as_often_as_the_writer_writes_it():
+    """A book whose summaries write 是 forty times and 不是 once: 是 -> 不是 is kept about one
+    time in forty, where before every summary with a 是 offered it; a V了 -> 没有V is kept."""
+    from longnovel.injection.generators.rules import polarity
+
+    book = "小满是墨工。" * 40 + "青禾不是墨工。" + "小满不肯去。" * 40
+    kept = offered_too = 0
+    for day in range(80):
+        summary = f"第{day}天，青禾是账房。小满回到了墨坊。小满没有去，不肯去。"
+        made = _module_edits(polarity, summary, "zh", ("小满", "青禾"), book)
+        kept += any("青禾不是账房" in m for m in made)
+        offered_too += any("小满没有回到墨坊" in m for m in made)
+    assert kept <= 8, kept
+    assert offered_too == 80

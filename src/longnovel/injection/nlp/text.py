@@ -65,6 +65,10 @@ class Vocabulary:
         that do not overlap)."""
         return self._running[word] if not self.zh else self._text().count(word)
 
+    def text(self) -> str:
+        """zh: the book's unit summaries, joined by newlines."""
+        return self._text()
+
     def _text(self) -> str:
         if self._joined is None:
             self._joined = "\n".join(self._texts)
