@@ -1305,3 +1305,18 @@ def test_a_chinese_negation_comes_in_about_as_often_as_the_writer_writes_it():
         offered_too += any("小满没有回到墨坊" in m for m in made)
     assert kept <= 8, kept
     assert offered_too == 80
+
+
+@pytest.mark.parametrize("summary,broken,wanted", [
+    # the negation goes before the co-verb: 师父给他抹了药 -> 师父没有给他抹药
+    ("师父给他抹了药。小满没有去。青禾回到了墨坊。", "给他没有抹药", "师父没有给他抹药"),
+    # an emphatic negative (一句话也没说) keeps its 没: "也说了" says nothing
+    ("韩石从头到尾一句话也没说，没有看师父一眼。小满没有去。", "也说了", "看了师父一眼"),
+])
+def test_sample_reading_3828_chinese_negation_in_its_place(summary, broken, wanted):
+    """Rows the 不是 thinning brought in on the sample (rows read by hand)."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, summary, "zh", ("小满", "青禾", "韩石"))
+    assert not any(broken in m for m in made), made
+    assert any(wanted in m for m in made), made

@@ -646,13 +646,14 @@ def _zh_negations(tagged) -> list[str]:
 
 
 def _negate_done(tagged, k: int) -> str:
-    """V了 -> 没有V; with 把/将/被 earlier in the clause the negation goes before it
-    (把钥匙交给了她 -> 没有把钥匙交给她)."""
+    """V了 -> 没有V; with 把/将/被 or a co-verb (给, 向, 在 ...) earlier in the clause the
+    negation goes before it (把钥匙交给了她 -> 没有把钥匙交给她)."""
     for j in range(k - 1, -1, -1):
         word = tagged[j][0]
         if word in "，,；;：:。":
             break
-        if word in ("把", "将", "被"):
+        if word in ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从"):
+            # (and a co-verb: 师父给他抹了药 -> 师父没有给他抹药, not 给他没有抹药)
             body = "".join(w for w, _ in tagged[j:k]) + tagged[k][0]
             return _join(tagged, j, k + 2, "没有" + body)
     return _join(tagged, k, k + 2, "没有" + tagged[k][0])
@@ -664,6 +665,8 @@ def _zh_affirmations(tagged) -> list[str]:
         nxt = tagged[k + 1] if k + 1 < len(tagged) else ("", "x")
         if _a_not_a(tagged, k):
             continue
+        if word in ("没有", "没", "不") and k > 0 and tagged[k - 1][0].endswith(("也", "都")):
+            continue  # 一句话也没说, 什么都不要: an emphatic negative; 也说了 is no statement
         if word in ("没有", "没", "未") and nxt[0].strip() and nxt[1] != "x":
             if _zh_verbish(*nxt):
                 after = tagged[k + 2][0] if k + 2 < len(tagged) else ""
