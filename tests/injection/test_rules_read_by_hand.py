@@ -1312,6 +1312,12 @@ def test_a_chinese_negation_comes_in_about_as_often_as_the_writer_writes_it():
     ("师父给他抹了药。小满没有去。青禾回到了墨坊。", "给他没有抹药", "师父没有给他抹药"),
     # an emphatic negative (一句话也没说) keeps its 没: "也说了" says nothing
     ("韩石从头到尾一句话也没说，没有看师父一眼。小满没有去。", "也说了", "看了师父一眼"),
+    # 没有把……告诉他 has no affirmative 有把……
+    ("小满没有把夜里看见灯光的事告诉他。青禾回到了墨坊。小满没有去。", "有把",
+     "青禾没有回到墨坊"),
+    # a 是 that opens a clause after it takes no 不
+    ("青砚镇的规矩是，谁输了理，谁付茶钱。那锭墨不是他的。青禾回到了墨坊。小满没有去。", "不是，",
+     "青禾没有回到墨坊"),
 ])
 def test_sample_reading_3828_chinese_negation_in_its_place(summary, broken, wanted):
     """Rows the 不是 thinning brought in on the sample (rows read by hand)."""

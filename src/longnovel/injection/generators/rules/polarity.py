@@ -634,7 +634,8 @@ def _zh_negations(tagged) -> list[str]:
             continue
         following = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if word == "是" and flag == "v":
-            out.append(_join(tagged, k, k + 1, "不是"))
+            if following not in ("，", ",", "：", ":"):  # 规矩是，谁输了理……: no 不是，
+                out.append(_join(tagged, k, k + 1, "不是"))
         elif word in ZH_MODALS and _zh_verbish(following, _flag_after(tagged, k)):
             # only a modal before a verb: 人头会 (a gathering) and 会潘三 (meets) are not 会+V
             out.append(_join(tagged, k, k + 1, "不用" if word == "要" else "不" + word))
@@ -645,6 +646,9 @@ def _zh_negations(tagged) -> list[str]:
     return out
 
 
+_ZH_COVERBS = ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从")
+
+
 def _negate_done(tagged, k: int) -> str:
     """V了 -> 没有V; with 把/将/被 or a co-verb (给, 向, 在 ...) earlier in the clause the
     negation goes before it (把钥匙交给了她 -> 没有把钥匙交给她)."""
@@ -652,7 +656,7 @@ def _negate_done(tagged, k: int) -> str:
         word = tagged[j][0]
         if word in "，,；;：:。":
             break
-        if word in ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从"):
+        if word in _ZH_COVERBS:
             # (and a co-verb: 师父给他抹了药 -> 师父没有给他抹药, not 给他没有抹药)
             body = "".join(w for w, _ in tagged[j:k]) + tagged[k][0]
             return _join(tagged, j, k + 2, "没有" + body)
@@ -667,6 +671,8 @@ def _zh_affirmations(tagged) -> list[str]:
             continue
         if word in ("没有", "没", "不") and k > 0 and tagged[k - 1][0].endswith(("也", "都")):
             continue  # 一句话也没说, 什么都不要: an emphatic negative; 也说了 is no statement
+        if word in ("没有", "没") and nxt[0] in _ZH_COVERBS:
+            continue  # 没有把这件事告诉他: the affirmative is 把这件事告诉了他, no 有把
         if word in ("没有", "没", "未") and nxt[0].strip() and nxt[1] != "x":
             if _zh_verbish(*nxt):
                 after = tagged[k + 2][0] if k + 2 < len(tagged) else ""
