@@ -359,3 +359,14 @@ def test_an_event_edit_takes_a_stand_in_out_where_the_summary_has_one(en_entitie
     spans = {RulesGenerator(seed).generate(summary, "en", en_entities, "event", 0)
              .hallucinated_span for seed in range(8)}
     assert spans == {back}
+
+
+def test_an_invention_brings_no_date_from_another_part_of_the_book(en_entities):
+    """"Wren noted the high water of 0.47 after midnight on the twelfth", added to the night of
+    the twentieth (sample, seed 4131): a date from elsewhere in the book is another time."""
+    dated = ((False, "Wren mends the tide bell on the twelfth of the month."),)
+    assert isinstance(RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
+                                                  outside=dated), NotApplicable)
+    undated = ((False, "Wren mends the tide bell in the cold back room."),)
+    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue", outside=undated)
+    assert made.hallucinated_span == "Wren mends the tide bell in the cold back room."

@@ -1326,3 +1326,41 @@ def test_sample_reading_3828_chinese_negation_in_its_place(summary, broken, want
     made = _module_edits(polarity, summary, "zh", ("小满", "青禾", "韩石"))
     assert not any(broken in m for m in made), made
     assert any(wanted in m for m in made), made
+
+
+def test_sample_reading_4131_not_yet_has_no_plain_affirmative():
+    """"初六傍晚，蔡三还有下山" from 还没有下山: "not yet" turns into "already ... 了", not 还有."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, "初六傍晚，蔡三还没有下山。小满没有去。青禾回到了墨坊。", "zh",
+                         ("蔡三", "小满", "青禾"))
+    assert not any("还有下山" in m for m in made), made
+    assert any("小满去了" in m for m in made), made
+
+
+@pytest.mark.parametrize("language,summary,owner,broken,wanted", [
+    ("zh", "柴文焕提出另贴弟弟五十两了事，柴文炳不要。", ("柴文焕", "m"), "丈夫", "哥哥"),
+    ("en", "Edda paid her sister Mabry two crowns. Tomas met his sister Jory.", ("Edda", "f"),
+     "her wife", "his wife"),
+])
+def test_sample_reading_4131_a_spouse_agrees_with_its_owner(language, summary, owner, broken,
+                                                             wanted):
+    """"柴文焕提出另贴丈夫五十两": a man's husband. A spouse stands in only where the sentence
+    tells whose it is and that one's gender fits."""
+    from longnovel.injection.generators.rules import relation
+    from longnovel.injection.generators.rules.draft import Draft
+    from longnovel.injection.nlp.text import Vocabulary
+
+    vocabulary = Vocabulary(language == "zh")
+    filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
+    book = ("她的丈夫回来了。他的哥哥走了。他的弟弟来了。" * 60 if language == "zh" else
+            " ".join(["His wife left."] * 80 + ["Her sister stayed."] * 40)
+            + " " + filler)  # (enough words to know the writer's)
+    vocabulary.add(book)
+    people = [{"name": owner[0], "type": "person", "count": 3, "gender": owner[1]},
+              {"name": "柴文炳", "type": "person", "count": 3},
+              {"name": "Edda" if owner[0] != "Edda" else "Tomas", "type": "person", "count": 3}]
+    made = [e.hallucinated_span for e in relation.edits(Draft(summary, language, people,
+                                                              vocabulary=vocabulary))]
+    assert not any(broken in m for m in made), made
+    assert any(wanted in m for m in made), made

@@ -14,6 +14,7 @@ from longnovel.injection.generators.rules.draft import (
     find_names,
     split_opener,
     strip_time_phrase,
+    tells_its_date,
 )
 from longnovel.injection.lexicon.en import EN_GO_ON_VERBS, EN_REPLY_VERBS, EN_STOPWORDS
 from longnovel.injection.nlp import inflect
@@ -70,6 +71,9 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             if draft.zh and not body.endswith(("。", "！", "？")):
                 continue
+            if tells_its_date(body, draft.zh):
+                continue  # "Wren noted the high water ... on the twelfth", added to the night
+                # of the twentieth: a date from another part of the book is another time
             if not draft.zh and _names_from_elsewhere(draft, body):
                 continue  # "Retief and Hoshick eat ...": Hoshick is no one this summary knows
             if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):

@@ -364,3 +364,22 @@ def gives_its_reason(sentence: str, zh: bool) -> bool:
 def describes_a_state(sentence: str, zh: bool) -> bool:
     """Does the sentence describe a state rather than tell an event?"""
     return bool((_ZH_STATE if zh else _EN_STATE).match(sentence))
+
+
+_ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+             "twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|"
+             "nineteenth|twentieth|thirtieth|twenty-\\w+|thirty-first|\\d+(?:st|nd|rd|th)")
+_EN_DATE = re.compile(rf"(?i)\bthe (?:\w+ of the )?(?:{_ORDINALS})\b(?! (?:time|day|one|man|"
+                      rf"woman|person|ship|of (?:them|those)))|\b(?:January|February|March|April|"
+                      rf"May|June|July|August|September|October|November|December) \d{{1,2}}\b|"
+                      rf"\b(?:in|of) \d{{4}}\b")
+_ZH_DATE = re.compile(r"[正腊冬一二三四五六七八九十]{1,2}月(?:初|廿|[一二三]?十)?"
+                      r"[一二三四五六七八九十]?|初[一二三四五六七八九十]|[一二三]?十?[一二三四五六七八九十][日号]|"
+                      r"除夕|端午|中秋|腊八|元宵|清明|重阳")
+
+
+def tells_its_date(sentence: str, zh: bool) -> bool:
+    """Does the sentence give the date of what it tells ("On the thirteenth", "June 4",
+    四月十二)? Two dated sentences told out of the order of their dates give a swap away to
+    any reader, and a date borrowed from another part of the book an invention."""
+    return bool((_ZH_DATE if zh else _EN_DATE).search(sentence))

@@ -673,6 +673,8 @@ def _zh_affirmations(tagged) -> list[str]:
             continue  # 一句话也没说, 什么都不要: an emphatic negative; 也说了 is no statement
         if word in ("没有", "没") and nxt[0] in _ZH_COVERBS:
             continue  # 没有把这件事告诉他: the affirmative is 把这件事告诉了他, no 有把
+        if word in ("没有", "没") and k > 0 and tagged[k - 1][0].endswith("还"):
+            continue  # 还没有下山 (not yet): its affirmative is 已经下山了, no 还有下山
         if word in ("没有", "没", "未") and nxt[0].strip() and nxt[1] != "x":
             if _zh_verbish(*nxt):
                 after = tagged[k + 2][0] if k + 2 < len(tagged) else ""

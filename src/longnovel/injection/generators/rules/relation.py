@@ -17,7 +17,7 @@ from functools import cache
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.choice import digest
-from longnovel.injection.generators.rules.draft import Draft, word_edits
+from longnovel.injection.generators.rules.draft import Draft, find_names, word_edits
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_MALE_RELATIONS,
@@ -269,6 +269,9 @@ def _believable(draft: Draft, edit: Edit) -> bool:
         return False  # "Wren's cousin Pell, the son of her Aunt Mabry": the sentence says it
     if not _near_generation(old_word, new_word, draft.zh):
         return False
+    if new_word.lower() in _SPOUSES and old_word.lower() not in _SPOUSES and \
+            _owner_gender(draft, old_sentence, start) != _SPOUSE_OF.get(new_word.lower()):
+        return False  # 柴文焕提出另贴丈夫五十两: a spouse says its owner's gender
     named = _named_gender(draft, new_sentence, start + len(new_word))
     return named is None or gender(new_word, draft.zh) in (None, named)
 
@@ -295,6 +298,24 @@ def _states_the_other_side(sentence: str, word: str) -> bool:
                 and (found[1] != side[1] or side[1] is None):
             return True
     return False
+
+
+# The gender of whoever has the spouse: a husband's owner is a woman
+_SPOUSE_OF = {"husband": "f", "husbands": "f", "fiancé": "f", "丈夫": "f", "未婚夫": "f",
+              "老公": "f", "wife": "m", "wives": "m", "fiancée": "m", "妻子": "m", "未婚妻": "m",
+              "老婆": "m"}
+
+
+def _owner_gender(draft: Draft, sentence: str, start: int) -> str | None:
+    """The gender of whoever the relation word at ``start`` belongs to, where the sentence
+    tells it: en, "his" or "her" just before the word; zh, the first person the sentence
+    names before it, by the window's entities."""
+    before = sentence[:start]
+    if not draft.zh:
+        m = re.search(r"\b(his|her)\s+(?:[a-z-]+\s+)?$", before)
+        return ({"his": "m", "her": "f"}[m.group(1)]) if m else None
+    found = find_names(before, draft.names("person"), True)
+    return draft.gender_of(found[0][2]) if found else None
 
 
 def _named_gender(draft: Draft, sentence: str, end: int) -> str | None:

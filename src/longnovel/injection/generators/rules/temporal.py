@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.draft import Draft, opens_with_time, split_opener
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    opens_with_time,
+    split_opener,
+    tells_its_date,
+)
 from longnovel.injection.lexicon.en import (
     EN_ANSWER_VERBS,
     EN_HONORIFICS,
@@ -64,7 +69,7 @@ def edits(draft: Draft) -> list[Edit]:
             # goes first?
         if _answers(draft, first, second):
             continue  # "Kayle asks Granthan what happened. Granthan relays how he got out."
-        if _dated(first, draft.zh) and _dated(second, draft.zh):
+        if tells_its_date(first, draft.zh) and tells_its_date(second, draft.zh):
             continue  # 四月初十水开始退…… 邬敬之定下四月十二……: swapped, the dates tell it
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
@@ -95,25 +100,6 @@ _EN_ADDRESSES = re.compile("(?i:" + inflect.verb_forms_pattern(frozenset({
 # Bidding someone ("yells for Sam to meet with him"): what Sam does next answers it too.
 _EN_BIDS = re.compile(r"\bfor\s+(?P<who>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+to\b")
 _ZH_ADDRESSES = re.compile(r"(?:问|请|求|叫|让|命|令|催|劝|托)(?P<who>[\u4e00-\u9fff]{2,4})")
-
-
-_ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
-             "twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|"
-             "nineteenth|twentieth|thirtieth|twenty-\\w+|thirty-first|\\d+(?:st|nd|rd|th)")
-_EN_DATE = re.compile(rf"(?i)\bthe (?:\w+ of the )?(?:{_ORDINALS})\b(?! (?:time|day|one|man|"
-                      rf"woman|person|ship|of (?:them|those)))|\b(?:January|February|March|April|"
-                      rf"May|June|July|August|September|October|November|December) \d{{1,2}}\b|"
-                      rf"\b(?:in|of) \d{{4}}\b")
-_ZH_DATE = re.compile(r"[正腊冬一二三四五六七八九十]{1,2}月(?:初|廿|[一二三]?十)?"
-                      r"[一二三四五六七八九十]?|初[一二三四五六七八九十]|[一二三]?十?[一二三四五六七八九十][日号]|"
-                      r"除夕|端午|中秋|腊八|元宵|清明|重阳")
-
-
-def _dated(sentence: str, zh: bool) -> bool:
-    """Does the sentence give the date of what it tells ("On the thirteenth", "June 4",
-    四月十二)? Two dated sentences told out of the order of their dates give the swap away
-    to any reader."""
-    return bool((_ZH_DATE if zh else _EN_DATE).search(sentence))
 
 
 def _answers(draft: Draft, first: str, second: str) -> bool:
