@@ -79,13 +79,28 @@ def test_en_negation_follows_the_writers_contractions_and_never():
                  "see the light.", "polarity")
     assert "Ralph is not at the bell." in made and "Mabry can't see the light." in made
     assert not any("isn't" in span for span in made), made
-    assert "Ralph isn’t at the bell." in spans(
-        "Wren wasn’t asleep, Orrin isn’t in town, and Jory is not at home. Ralph is at the "
-        "bell.", "polarity")
-    # one contraction against one full form: the full form (contractions put in by one
-    # "doesn't" came out five to one against those taken out)
-    assert "Ralph is not at the bell." in spans(
-        "Wren wasn’t asleep, and Jory is not at home. Ralph is at the bell.", "polarity")
+    # where the writer writes a group both ways, either form, with the writer's apostrophe
+    assert set(spans("Wren wasn’t asleep, Orrin isn’t in town, and Jory is not at home. Ralph "
+                     "is at the bell.", "polarity")) <= {"Ralph isn’t at the bell.",
+                                                         "Ralph is not at the bell."}
+
+
+@pytest.mark.parametrize("written,share", [
+    ("Wren wasn’t asleep, Orrin isn’t in town, and Jory is not at home.", 2 / 3),
+    ("Wren wasn’t asleep, and Jory is not at home.", 1 / 2),
+    ("Wren was not asleep, Orrin is not in town, and Jory isn’t at home.", 1 / 3),
+])
+def test_en_negation_is_contracted_as_often_as_the_writer_contracts(written, share):
+    """Contracted wherever the writer contracts more often than not, negations brought
+    "doesn't" in eight times more than they took it out (the writer's "does not" went out):
+    a negation is contracted with the share of the writer's own that are."""
+    contracted = full = 0
+    for day in range(120):
+        for span in spans(f"{written} Ralph is at the bell on day {day}.", "polarity"):
+            contracted += "isn’t at the bell" in span
+            full += "is not at the bell" in span
+    assert contracted + full >= 100
+    assert abs(contracted / (contracted + full) - share) <= 0.15, (contracted, full)
 
 
 @pytest.mark.parametrize("summary,broken,language", [

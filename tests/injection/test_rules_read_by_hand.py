@@ -977,18 +977,20 @@ def test_thirty_first_reading_what_is_told_instead_stays_second():
                    STUDY_PEOPLE)
 
 
-def test_a_negation_is_contracted_only_where_the_writer_contracts_more_often_than_not():
+def test_a_negation_is_contracted_as_often_as_the_writer_contracts():
     """On the study corpus negations put in 24 contractions and took out 5: a writer of
-    several "does not" and one "doesn't" had every negation contracted, and readers learned
-    "doesn't" as a mark of an edit."""
-    summary = ("Hannah does not wait. Belford did not sleep. Molly doesn't care. Johnson "
-               "opens the door.")
-    made = offered(summary, "polarity", STUDY_PEOPLE)
-    assert "Johnson does not open the door." in made, made
-    assert not any("Johnson doesn't" in m for m in made), made
-    made = offered("Hannah doesn't wait. Belford didn't sleep. Molly does not care. Johnson "
-                   "opens the door.", "polarity", STUDY_PEOPLE)
-    assert "Johnson doesn't open the door." in made, made
+    several "does not" and one "doesn't" had every negation contracted; then, contracted
+    only where the writer contracts more often than not, "doesn't" still came in eight times
+    more than it went out. A negation is now contracted with the writer's own share."""
+    counts = {"doesn't": 0, "does not": 0}
+    for day in range(90):
+        summary = (f"Hannah does not wait. Belford did not sleep. Molly doesn't care. On day "
+                   f"{day} Johnson opens the door.")
+        for m in offered(summary, "polarity", STUDY_PEOPLE):
+            for form in counts:
+                counts[form] += f"Johnson {form} open" in m
+    assert sum(counts.values()) >= 60, counts
+    assert 0.18 <= counts["doesn't"] / sum(counts.values()) <= 0.5, counts
 
 
 def test_only_a_cousin_or_a_relative_becomes_a_friend():
