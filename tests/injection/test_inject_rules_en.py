@@ -212,16 +212,23 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     # meets is not brought in: the next test)
 
 
-def test_an_invention_is_no_terser_than_the_writers_sentences(en_entities):
-    """The sentences that pass the donor checks are the plain ones: added among longer ones,
-    a terse one ("Milo refused and ran.") stands out. One shorter than the summary's own
-    sentences at their lower quartile is not borrowed."""
-    terse = ((False, "Wren naps at noon."),)
+@pytest.mark.parametrize("refused,borrowed", [
+    # the sentences that pass the donor checks are the plain ones: added among longer ones, a
+    # terse one ("Milo refused and ran.") stands out; one shorter than the summary's own at
+    # their lower quartile is not borrowed
+    ("Wren naps at noon.", "Wren naps at noon in the warm back room."),
+    # "Wren noted the high water ... on the twelfth", added to the night of the twentieth
+    # (sample, seed 4131): a date from elsewhere in the book is another time
+    ("Wren mends the tide bell on the twelfth of the month.",
+     "Wren mends the tide bell in the cold back room."),
+])
+def test_an_invention_is_no_terser_than_the_writer_and_of_no_other_date(en_entities, refused,
+                                                                         borrowed):
     assert isinstance(RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
-                                                  outside=terse), NotApplicable)
-    longer = ((False, "Wren naps at noon in the warm back room."),)
-    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue", outside=longer)
-    assert made.hallucinated_span == "Wren naps at noon in the warm back room."
+                                                  outside=((False, refused),)), NotApplicable)
+    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue",
+                        outside=((False, borrowed),))
+    assert made.hallucinated_span == borrowed
 
 
 @pytest.mark.parametrize("donor,borrowed", [
@@ -359,14 +366,3 @@ def test_an_event_edit_takes_a_stand_in_out_where_the_summary_has_one(en_entitie
     spans = {RulesGenerator(seed).generate(summary, "en", en_entities, "event", 0)
              .hallucinated_span for seed in range(8)}
     assert spans == {back}
-
-
-def test_an_invention_brings_no_date_from_another_part_of_the_book(en_entities):
-    """"Wren noted the high water of 0.47 after midnight on the twelfth", added to the night of
-    the twentieth (sample, seed 4131): a date from elsewhere in the book is another time."""
-    dated = ((False, "Wren mends the tide bell on the twelfth of the month."),)
-    assert isinstance(RulesGenerator(13).generate(SUMMARY, "en", en_entities, "fabrication",
-                                                  outside=dated), NotApplicable)
-    undated = ((False, "Wren mends the tide bell in the cold back room."),)
-    made = candidate_of(SUMMARY, "en", en_entities, "fabrication", "continue", outside=undated)
-    assert made.hallucinated_span == "Wren mends the tide bell in the cold back room."
