@@ -92,14 +92,16 @@ class ArticleIndex:
         return self.idf.get(term, self._unseen)
 
     def support(self, query: set[str], covered: set[str]) -> float:
-        total = sum(self.weight(t) for t in query)
-        return sum(self.weight(t) for t in query & covered) / total if total else 0.0
+        # (summed in sorted order: a set's order changes with each process's string hashing,
+        # and the last digits of a float sum with it, which turned near-ties of passages)
+        total = sum(self.weight(t) for t in sorted(query))
+        return sum(self.weight(t) for t in sorted(query & covered)) / total if total else 0.0
 
     def locate(self, text: str, ignore: frozenset[str] = frozenset()) -> Passage | None:
         """The passage of the article that best tells ``text`` (None when ``text`` has no
         content word the article uses); ``ignore``: words not to count (names swapped in)."""
         query = set(content_terms(text, self.language)) - ignore
-        known = [t for t in query if t in self.idf]
+        known = sorted(t for t in query if t in self.idf)
         if not known:
             return None
         scores = self._bm25.get_scores(known)

@@ -67,9 +67,9 @@ def _in_balance(draft: Draft, edit: Edit) -> bool:
     the same edit of the same summary is always kept or always not.
 
     ``n``: the times the book's summaries write the word in running text (not as a title:
-    "Aunt Mabry" is no use of "aunt"), plus
-    ``PRIOR_WORDS`` uses shared out as the language at large uses the relation words
-    (``wordfreq``): what a book of few summaries has to go on."""
+    "Aunt Mabry" is no use of "aunt"), plus ``PRIOR_WORDS`` uses shared out as the language
+    at large uses the relation words (``wordfreq``): what a book of few summaries has to go
+    on."""
     if draft.vocabulary is None:
         return True  # the book's summaries are not known: nothing to balance against
     old, new = edit.original_span, edit.hallucinated_span
@@ -230,6 +230,13 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
     return out
 
 
+# The spouse words, and the gender of whoever has the spouse (a husband's owner is a woman)
+_SPOUSE_OF = {"husband": "f", "husbands": "f", "fiancé": "f", "丈夫": "f", "未婚夫": "f",
+              "老公": "f", "wife": "m", "wives": "m", "fiancée": "m", "妻子": "m", "未婚妻": "m",
+              "老婆": "m"}
+_SPOUSES = frozenset(_SPOUSE_OF)
+
+
 def _kin_for_kin(a: str, b: str, zh: bool) -> bool:
     """Does ``b`` name a tie a reader takes for one like ``a``? Kin (a word of a generation)
     becomes other kin, not a role of a moment or of trade ("his sister" -> "his guest",
@@ -246,10 +253,6 @@ def _kin_for_kin(a: str, b: str, zh: bool) -> bool:
         return True
     table = ZH_RELATION_REPLACE if zh else EN_RELATION_REPLACE
     return b in table.get(a if zh else a.lower(), ())
-
-
-_SPOUSES = {"husband", "wife", "husbands", "wives", "fiancé", "fiancée", "丈夫", "妻子", "未婚夫",
-            "未婚妻", "老婆", "老公"}
 
 
 def _believable(draft: Draft, edit: Edit) -> bool:
@@ -300,10 +303,6 @@ def _states_the_other_side(sentence: str, word: str) -> bool:
     return False
 
 
-# The gender of whoever has the spouse: a husband's owner is a woman
-_SPOUSE_OF = {"husband": "f", "husbands": "f", "fiancé": "f", "丈夫": "f", "未婚夫": "f",
-              "老公": "f", "wife": "m", "wives": "m", "fiancée": "m", "妻子": "m", "未婚妻": "m",
-              "老婆": "m"}
 
 
 def _owner_gender(draft: Draft, sentence: str, start: int) -> str | None:
