@@ -96,7 +96,7 @@ def _share(word: str, language: str) -> float:
     words = {w for table in ((ZH_RELATION_REPLACE, ZH_RELATION_INVENT) if zh else
                              (EN_RELATION_REPLACE, EN_RELATION_INVENT))
              for key, values in table.items() for w in (key, *values)}
-    total = sum(_frequency(w, language) for w in words)
+    total = sum(_frequency(w, language) for w in sorted(words))  # (sorted: see evidence)
     return _frequency(word, language) / total if total else 0.0
 
 
