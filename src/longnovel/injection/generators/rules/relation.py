@@ -16,7 +16,7 @@ import re
 from functools import cache
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.choice import digest
+from longnovel.injection.generators.rules import thinning
 from longnovel.injection.generators.rules.draft import Draft, find_names, word_edits
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
@@ -55,56 +55,24 @@ def edits(draft: Draft) -> list[Edit]:
 
 def _in_balance(draft: Draft, edit: Edit) -> bool:
     """Is the edit kept in the thinning that makes each relation word come in about as often
-    as it goes out? Where a summary writes "cousin" the word can go out; it comes in where it
-    is a stand-in. Left to the places summaries offer, the words that suit most others (a
-    "friend", a "father") came in far more often than they went out ("friend" 18 times more
-    over one book), and a reader learns that they mean "injected".
-
-    An edit from word ``a`` to ``b`` is kept with the chance ``min(1, n(b) / n(a))``, ``n`` how
-    often the writer writes the word: a word's places to go out come as often as the writer
-    writes it, so ``a -> b`` is kept about ``min(n(a), n(b))`` times, as often as ``b -> a``
-    (the acceptance of Metropolis and Hastings). The chance is drawn from the edit itself:
-    the same edit of the same summary is always kept or always not.
-
-    ``n``: the times the book's summaries write the word in running text (not as a title:
-    "Aunt Mabry" is no use of "aunt"), plus ``PRIOR_WORDS`` uses shared out as the language
-    at large uses the relation words (``wordfreq``): what a book of few summaries has to go
-    on."""
-    if draft.vocabulary is None:
-        return True  # the book's summaries are not known: nothing to balance against
+    as it goes out (``thinning``)? Putting the common word first instead made "friend" come
+    in 18 times more than it went out of one book's summaries."""
     old, new = edit.original_span, edit.hallucinated_span
     start = _common_prefix(old, new)
     old_word, new_word = _word_at(old, start, draft.zh), _word_at(new, start, draft.zh)
     if not old_word or not new_word:
         return True
-    chance = _uses(draft, new_word) / max(_uses(draft, old_word), 1e-9)
-    return chance >= 1 or digest("relation", draft.summary, edit.start, edit.text) < \
-        chance * 2 ** 64
-
-
-def _uses(draft: Draft, word: str) -> float:
-    return draft.vocabulary.count(word) + PRIOR_WORDS * _share(word, draft.language)
-
-
-PRIOR_WORDS = 4
+    return thinning.kept(draft, old_word, new_word, _relation_lexicon(draft.language),
+                         "relation", draft.summary, edit.start, edit.text)
 
 
 @cache
-def _share(word: str, language: str) -> float:
-    """The word's share of the uses of the language's relation words, in text at large."""
+def _relation_lexicon(language: str) -> frozenset[str]:
+    """The relation words of the language's tables."""
     zh = language == "zh"
-    words = {w for table in ((ZH_RELATION_REPLACE, ZH_RELATION_INVENT) if zh else
-                             (EN_RELATION_REPLACE, EN_RELATION_INVENT))
-             for key, values in table.items() for w in (key, *values)}
-    total = sum(_frequency(w, language) for w in sorted(words))  # (sorted: see evidence)
-    return _frequency(word, language) / total if total else 0.0
-
-
-@cache
-def _frequency(word: str, language: str) -> float:
-    from wordfreq import word_frequency
-
-    return word_frequency(word, language, minimum=1e-8)
+    return frozenset(w for table in ((ZH_RELATION_REPLACE, ZH_RELATION_INVENT) if zh else
+                                     (EN_RELATION_REPLACE, EN_RELATION_INVENT))
+                     for key, values in table.items() for w in (key, *values))
 
 
 def _surnames(draft: Draft) -> frozenset[str]:
