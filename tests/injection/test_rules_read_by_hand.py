@@ -1276,7 +1276,9 @@ def test_sample_reading_3828_an_order_the_text_itself_shows_is_kept(language, su
     names = ("邬敬之", "小满", "青禾") if language == "zh" else ("Wren", "Molly", "Hannah", "Jon")
     made = _module_edits(temporal, summary, language, names)
     assert not any(moved in m for m in made), made
-    assert made, made
+    control = ("青禾去了临川府。小满烧了一窑烟。" if language == "zh" else
+               "Hannah sells the old car to Jon. Molly opens the door and walks out.")
+    assert any(control in m for m in made), made  # the undated pair after them
 
 
 def test_sample_readings_a_chinese_not_is_taken_out_as_it_is_put_in():

@@ -36,6 +36,7 @@ class Vocabulary:
         self._texts: list[str] = []
         self._joined: str | None = None
         self._characters = 0
+        self._counts: dict = {}  # zh: count -> its value, until the next summary is added
 
     @property
     def enough(self) -> bool:
@@ -48,6 +49,7 @@ class Vocabulary:
         if self.zh:
             self._texts.append(summary)
             self._joined = None
+            self._counts.clear()
             self._characters += len(summary)
         else:
             words = _EN_WORD.findall(summary)
@@ -59,15 +61,18 @@ class Vocabulary:
             return word in self._words
         return word in self._text()
 
-    def count(self, word: str) -> int:
+    def count(self, word: str | re.Pattern) -> int:
         """How often the book's summaries write ``word``: en, a word written in lower case
-        (in running text: "Aunt Mabry" is no use of "aunt"); zh, any string (occurrences
-        that do not overlap)."""
-        return self._running[word] if not self.zh else self._text().count(word)
-
-    def text(self) -> str:
-        """zh: the book's unit summaries, joined by newlines."""
-        return self._text()
+        (in running text: "Aunt Mabry" is no use of "aunt"); zh, any string or a compiled
+        pattern (occurrences that do not overlap; kept, as the rules ask for the same few
+        words for every window of the book)."""
+        if not self.zh:
+            return self._running[word]
+        if word not in self._counts:
+            text = self._text()
+            self._counts[word] = (len(word.findall(text)) if isinstance(word, re.Pattern)
+                                  else text.count(word))
+        return self._counts[word]
 
     def _text(self) -> str:
         if self._joined is None:

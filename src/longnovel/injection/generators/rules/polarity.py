@@ -7,7 +7,7 @@ import re
 from typing import NamedTuple
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules.choice import digest
+from longnovel.injection.generators.rules import thinning
 from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
@@ -304,8 +304,7 @@ def _contract(style: _Style, form: str, sentence: str) -> bool:
         return True
     for group, share in style.shares:
         if form in group:
-            return share >= 1 or (share > 0 and digest("contract", sentence, form)
-                                  < share * 2 ** 64)
+            return thinning.drawn(share, "contract", sentence, form)
     return False
 
 
@@ -514,7 +513,7 @@ def _negated_aux(sentence: str, m: re.Match, style: _Style, group: int = 0) -> s
     return splice(sentence, m.end(group), m.end(group), " not")
 
 
-def _do_support(verb: str, style: _Style, sentence: str = "") -> str | None:
+def _do_support(verb: str, style: _Style, sentence: str) -> str | None:
     """"went" -> "did not go", "makes" -> "does not make" (lemminflect's lemma), or None."""
     from lemminflect import getLemma
 
@@ -640,11 +639,13 @@ def _zh_kept(draft: Draft, old: str, new: str) -> bool:
     negator, verb = new[start:new_end], old[start:start + 1]
     if negator not in ("不", "没") or verb not in _ZH_PLAIN:
         return True
-    vocabulary = draft.vocabulary
-    text = vocabulary.text() if vocabulary is not None else draft.summary
-    negated, plain = text.count(negator + verb), len(_ZH_PLAIN[verb].findall(text))
-    chance = (negated + 0.5) / (plain + 0.5)
-    return chance >= 1 or digest("polarity", draft.summary, new) < chance * 2 ** 64
+    if draft.vocabulary is not None:
+        negated, plain = draft.vocabulary.count(negator + verb), \
+            draft.vocabulary.count(_ZH_PLAIN[verb])
+    else:
+        negated, plain = draft.summary.count(negator + verb), \
+            len(_ZH_PLAIN[verb].findall(draft.summary))
+    return thinning.drawn((negated + 0.5) / (plain + 0.5), "polarity", draft.summary, new)
 
 
 def _zh_negations(tagged) -> list[str]:

@@ -151,8 +151,8 @@ _EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: 
 
 # A rule, a possibility or what would be ("The city must be kept a secret", "The machine
 # would have failed its assignment", "Everyone in the Union is not allowed to speak of
-# eating") or a thing had ("Harry has those
-# memory problems because ..."): no event in time either.
+# eating") or a thing had ("Harry has those memory problems because ..."): no event in time
+# either.
 _EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|may|might|can|"
                           r"could|cannot|would)\b|(?:has|have|had) (?:those|these|no|many|some|"
                           r"a lot of|problems|trouble)\b|(?:is|are|was|were)(?: not)? "

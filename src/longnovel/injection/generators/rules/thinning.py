@@ -31,8 +31,13 @@ def kept(draft: Draft, old: str, new: str, lexicon: frozenset[str], *key) -> boo
     in the digest. Where the book's summaries are not known, every edit is kept."""
     if draft.vocabulary is None:
         return True
-    chance = uses(draft, new, lexicon) / max(uses(draft, old, lexicon), 1e-9)
-    return chance >= 1 or digest(*key) < chance * 2 ** 64
+    return drawn(uses(draft, new, lexicon) / max(uses(draft, old, lexicon), 1e-9), *key)
+
+
+def drawn(chance: float, *key) -> bool:
+    """True with the probability ``chance``, drawn from a digest of ``key``: the same key is
+    always drawn the same way, in every build and process."""
+    return chance >= 1 or (chance > 0 and digest(*key) < chance * 2 ** 64)
 
 
 def uses(draft: Draft, word: str, lexicon: frozenset[str]) -> float:
