@@ -103,6 +103,26 @@ def test_en_negation_is_contracted_as_often_as_the_writer_contracts(written, sha
     assert abs(contracted / (contracted + full) - share) <= 0.15, (contracted, full)
 
 
+@pytest.mark.parametrize("written,share", [
+    ("Wren refused to sleep. Jory did not rest. Orrin is not at home. Mabry does not care.",
+     1 / 4),
+    ("Wren refused to sleep. Jory failed to rest. Orrin is not at home.", 2 / 3),
+])
+def test_en_negating_verb_comes_as_often_as_the_writer_writes_one(written, share):
+    """Offered wherever a summary has a finite verb, "refuses to" was two in five of the
+    negations of the prose corpus: a negation with a negating verb is kept with the share of
+    the writer's negations that use one."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    days = 240
+    kept = sum(any("Ralph refuses to ring" in e.hallucinated_span
+                   for e in polarity.edits(Draft(f"{written} Ralph rings the bell on day {day}.",
+                                                 "en", [])))
+               for day in range(days))
+    assert abs(kept / days - share) <= 0.1, kept
+
+
 @pytest.mark.parametrize("summary,broken,language", [
     ("Well as he loves Clarissa, he would show her no mercy.", "would not show her no", "en"),
     ("He had better never to have seen this paper.", "have not seen", "en"),

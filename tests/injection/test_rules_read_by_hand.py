@@ -1195,6 +1195,48 @@ READINGS_WITH_CONTROL = [
      "expected a colony there. Harriet was flying it because Dorr refused to come back for "
      "Asa.", "causal", ("there because there is",),
      "Dorr refused to come back for Asa because Harriet was flying it"),
+    # the prose corpus (Pope's arguments, the Decameron's rubrics), read by hand: a verb with
+    # a second one after ", and" ("Diomed refuses to undertake this enterprise, and makes
+    # choice of Ulysses for his companion"), a passive with a second participle ("are not
+    # taken by the officers ... and carried before the provost"), a name after "of" read as
+    # a subject ("the advice of Nestor refused to follow"), an action whose purpose opens
+    # the sentence ("To conceal his return, she refuses to change him"), an outcome told as
+    # reached at last ("At last, ... he is not prevailed upon to leave"), an archaic "after"
+    ("Jon undertakes this hazardous enterprise, and makes choice of Molly for his "
+     "companion. Hannah does not wait. Molly is at home.", "polarity",
+     ("undertake this", "never undertakes"), "Molly is not at home"),
+    ("Jon complains of the injustice done him by the suitors, and insists upon their "
+     "departure. Hannah does not wait. Molly is at home.", "polarity",
+     ("not complain", "n't complain", "never complains"), "Molly is not at home"),
+    ("While she and a maid bear him to his house, they are taken by the officers of "
+     "justice and carried before the provost, to whom she tells the case. Hannah does not "
+     "wait. Molly is at home.", "polarity",
+     ("not taken", "n't taken", "n’t taken"), "Molly is not at home"),
+    ("The advice of Jon followed, which was to muster the troops. Hannah does not wait. "
+     "Molly is at home.", "polarity",
+     ("Jon did not follow", "Jon didn't follow", "Jon never followed"), "Molly is not at home"),
+    ("To conceal his return, Molly changes him into the figure of an old beggar. Hannah "
+     "does not wait. Molly is at home.", "polarity",
+     ("not change", "n't change", "never changes"), "Molly is not at home"),
+    ("At last, having been advised by the ghost, and now by his mother, he is prevailed "
+     "upon to leave the town, and settle his household gods in another country. Hannah "
+     "does not wait. Molly is at home.", "polarity",
+     ("not prevailed", "n't prevailed"), "Molly is not at home"),
+    ("Jon attacks a ship of the King of Tunis, slays the crew and is after himself "
+     "beheaded. Hannah does not wait. Molly is at home.", "polarity",
+     ("not after", "n't after"), "Molly is not at home"),
+    # the rows the fixes above brought in: a relative clause of two words' noun ("the new
+    # face he refuses to wear")
+    ("He recognizes the new face he wears as one that belongs to a wanted man. Hannah does "
+     "not wait. Molly is at home.", "polarity", ("he does not wear", "he doesn't wear",
+                                                 "he never wears"), "He does not recognize"),
+    # the prose corpus: a "not" taken out of "not A, but B" ("this is his fault, but that of
+    # his own perverse fortune") or out of the contrast "but" opens ("loveth a widow lady,
+    # but is loved by her")
+    ("The king shows him that this is not his fault, but that of his own fortune. Hannah "
+     "does not wait.", "polarity", ("this is his fault",), "Hannah waits"),
+    ("The rector loves a widow lady, but is not loved by her. Hannah does not wait.",
+     "polarity", ("but is loved",), "Hannah waits"),
 ]
 
 
