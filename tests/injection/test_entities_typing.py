@@ -85,6 +85,59 @@ def test_merge_keeps_the_type_most_mentions_have_and_the_gender():
                       {"name": "Harrowmere", "type": "place", "count": 7}]
 
 
+def test_a_name_a_who_clause_goes_on_from_is_a_person():
+    """Roderick Random, chapter 60: "visited by Freeman, who testified", "went forthwith to
+    Freeman, who", "inclosed in one from Freeman": the prepositions made him a place; a
+    "who" after a name goes on from a person. A town after "to" and "from" stays a place."""
+    text = ("The news spread all over the town. I was visited by Freeman, who testified his "
+            "surprise. My friend went forthwith to Freeman, who, being informed of my "
+            "condition, came. The letter came inclosed in one from Freeman. We rode to Bath "
+            "that week. The ladies at Bath were kind. He came away from Bath by night.")
+    got = _typed(text)
+    assert got["Freeman"] == ("person", 3) and got["Bath"] == ("place", 3)
+
+
+def test_of_makes_a_place_only_after_a_place_noun():
+    """Pope's arguments to the Iliad: "the son of Saturn" sixty-six times made a place of
+    the god, and an entity swap drove the Trojans "into Saturn". "of" after a kin or a thing
+    of a person's own is person evidence; after a place noun ("the city of Troy"), place."""
+    text = ("Jove, the son of Saturn, thunders. The anger of Saturn is great. The son of "
+            "Saturn speaks to Juno. The walls of Troy stand. Hector "
+            "returns to the city of Troy. Priam looks out from the gates of Troy.")
+    got = _typed(text)
+    assert got["Saturn"][0] == "person" and got["Troy"][0] == "place"
+
+
+def test_a_window_keeps_a_name_only_where_its_whole_book_types_it_so():
+    """Roderick Random, read by hand: chapter 48's "in favour of Wagtail", "to Wagtail" made
+    a place of a doctor the book names as a person eleven times, and an entity swap put the
+    Bedford Coffee-house in his place. A window takes each name's type (and gender) from the
+    whole book; a name the book types otherwise, or leaves untyped, is left out (summed
+    votes are no surer: the same book names Freeman "to Freeman" three times, as a person
+    twice)."""
+    from longnovel.injection.entities import WindowEntities
+
+    by_unit = {
+        ("rr", 46): [{"name": "Wagtail", "type": "person", "count": 11, "gender": "m"},
+                     {"name": "Banter", "type": "person", "count": 9}],
+        ("rr", 48): [{"name": "Wagtail", "type": "place", "count": 3},
+                     {"name": "Bedford Coffee", "type": "place", "count": 2},
+                     {"name": "Medlar", "type": "person", "count": 5},
+                     {"name": "Strap", "type": "place", "count": 2}],
+        ("rr", 49): [{"name": "Strap", "type": "person", "count": 2}],
+        ("other", 48): [{"name": "Wagtail", "type": "place", "count": 30}],
+    }
+    windows = [{"window_id": "S:rr:48-48", "book_id": "rr", "unit_start": 48, "unit_end": 48}]
+    found = {e["name"]: (e["type"], e.get("gender"))
+             for e in WindowEntities(by_unit, windows)["S:rr:48-48"]}
+    assert found == {"Bedford Coffee": ("place", None), "Medlar": ("person", None)}
+    # where the window agrees with the book, the name stays, with the book's gender
+    windows = [{"window_id": "S:rr:46-46", "book_id": "rr", "unit_start": 46, "unit_end": 46}]
+    found = {e["name"]: (e["type"], e.get("gender"))
+             for e in WindowEntities(by_unit, windows)["S:rr:46-46"]}
+    assert found == {"Wagtail": ("person", "m"), "Banter": ("person", None)}
+
+
 def test_zh_gender_from_name_and_pronouns():
     """From the name (三娘), else from the 他/她 opening the sentence after one that opens with
     the name alone; a 她 inside the name's own sentence is someone else's."""

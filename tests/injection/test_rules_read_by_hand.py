@@ -648,6 +648,16 @@ def test_twentieth_reading_the_pair_just_named_keeps_its_two():
     assert offered("Retief fights the two guards. Hannah waits.", "number", STUDY_PEOPLE)
 
 
+def test_a_group_a_demonstrative_points_back_at_keeps_its_number():
+    """Seed 4232, the prose corpus: "this occasions a conversation between those two
+    warriors" (Meriones and Idomeneus, just named) became "those five warriors"."""
+    assert offered("Meriones seeks a spear at the tent of Idomeneus; this occasions a "
+                   "conversation between those two warriors. Hannah waits.", "number",
+                   STUDY_PEOPLE) == []
+    assert offered("Meriones meets two warriors at the tent. Hannah waits.", "number",
+                   STUDY_PEOPLE)
+
+
 def test_twentieth_reading_no_connective_before_a_subordinate_clause():
     made = offered("Though it just appears as a featureless disk on the telescope, people cheer "
                    "and cry. Then the captain's wife, Lesra, worries about what happened to "
@@ -1230,6 +1240,11 @@ READINGS_WITH_CONTROL = [
     ("He recognizes the new face he wears as one that belongs to a wanted man. Hannah does "
      "not wait. Molly is at home.", "polarity", ("he does not wear", "he doesn't wear",
                                                  "he never wears"), "He does not recognize"),
+    # seed 4232 (prose corpus): a passive with a verb of the old form after it ("she is not
+    # acquitted and hath leisure to be with her lover")
+    ("Making her aware thereof, she is acquitted and hath leisure to be with her lover. "
+     "Hannah does not wait. Molly is at home.", "polarity",
+     ("not acquitted", "n't acquitted"), "Molly is not at home"),
     # the prose corpus: a "not" taken out of "not A, but B" ("this is his fault, but that of
     # his own perverse fortune") or out of the contrast "but" opens ("loveth a widow lady,
     # but is loved by her")

@@ -7,7 +7,11 @@ from __future__ import annotations
 from collections import Counter
 
 from longnovel.config import LOCAL_EXTRACTORS
-from longnovel.injection.nlp.entities import extract_entities, merge_entities
+from longnovel.injection.nlp.entities import (
+    NAMED_TYPES,
+    extract_entities,
+    merge_entities,
+)
 from longnovel.injection.nlp.zh.segment import warm as _warm_jieba
 
 Unit = tuple[str, int]  # (book_id, unit_index)
@@ -71,7 +75,10 @@ def lexical_unit_entities(batches, wanted: set[Unit], backend: str = "lexical",
 class WindowEntities:
     """A window's entities, merged from its units' on first use and kept for the last few
     windows only (all windows' merged lists of a large corpus would not fit in memory). A
-    person's gender is the one the whole book shows (a window's few chapters can mislead)."""
+    person's gender is the one the whole book shows, and a name is kept only where the whole
+    book types it as the window does (a window's few chapters can mislead: "in favour of
+    Wagtail", "to Wagtail" made a place of a doctor the book names eleven times as a person,
+    and an entity swap put a coffee-house in his place)."""
 
     KEEP = 64
 
@@ -81,7 +88,7 @@ class WindowEntities:
         self.by_unit = by_unit
         self.units = {w["window_id"]: units_of(w) for w in windows}
         self._recent: OrderedDict = OrderedDict()
-        self._genders: dict[str, dict[str, str]] = {}
+        self._books: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
 
     def __getitem__(self, window_id: str) -> list[dict]:
         found = self._recent.get(window_id)
@@ -89,7 +96,8 @@ class WindowEntities:
             units = self.units[window_id]
             found = merge_entities([self.by_unit[u] for u in units])
             if units:
-                found = with_genders(found, self._book_genders(units[0][0]))
+                kinds, genders = self._book(units[0][0])
+                found = with_genders(with_types(found, kinds), genders)
             self._recent[window_id] = found
             if len(self._recent) > self.KEEP:
                 self._recent.popitem(last=False)
@@ -98,11 +106,24 @@ class WindowEntities:
         return found
 
 
-    def _book_genders(self, book: str) -> dict[str, str]:
-        if book not in self._genders:
+    def _book(self, book: str) -> tuple[dict[str, str], dict[str, str]]:
+        """{name: type} and {person: gender} over all of ``book``'s units."""
+        if book not in self._books:
             merged = merge_entities([found for (b, _), found in self.by_unit.items() if b == book])
-            self._genders[book] = {e["name"]: e["gender"] for e in merged if e.get("gender")}
-        return self._genders[book]
+            self._books[book] = ({e["name"]: e["type"] for e in merged
+                                  if e["type"] in NAMED_TYPES},
+                                 {e["name"]: e["gender"] for e in merged if e.get("gender")})
+        return self._books[book]
+
+
+def with_types(entities: list[dict], kinds: dict[str, str]) -> list[dict]:
+    """``entities`` less the names of people, places and organizations whose type the whole
+    book (``kinds``) does not confirm: typed otherwise there, or left untyped (as many
+    mentions of each kind). Votes summed over a book are no surer than a window's (a doctor
+    named "to Freeman" three times and as a person twice), so a type in doubt is no type to
+    swap a name by."""
+    return [e for e in entities
+            if e["type"] not in NAMED_TYPES or kinds.get(e["name"]) == e["type"]]
 
 
 def with_genders(entities: list[dict], genders: dict[str, str]) -> list[dict]:

@@ -275,8 +275,11 @@ def _told_again(before: str, number: str, after: str, value: int) -> bool:
     """Does the sentence fix the number of ``value`` by more than the number itself: words
     that presuppose two or three, the members it counts named or listed after it, a pair just
     named ("between the two of them"), things two to a person ("the two parents"), or the
-    same number in a pattern ("forty days and forty nights", "two by two")?"""
+    same number in a pattern ("forty days and forty nights", "two by two"), or a group a
+    demonstrative points back at ("those two warriors", after their names)?"""
     rest = before + "#" + after
+    if re.search(r"(?i)\b(?:those|these)\s+$", before):
+        return True  # "a conversation between those two warriors": the ones just named
     if value == 2 and (_EN_PRESUPPOSE_TWO.search(rest) or _EN_PAIRED.match(after)
                        or re.search(r"(?i)\bbetween (?:the )?$", before)
                        or re.match(r"(?i)\s+of (?:them|us|you)\b", after)):

@@ -171,11 +171,16 @@ def _coordinated_verb_follows(rest: str, past: bool, passive: bool = False) -> b
             return True  # ", had gone to get help"
         if _is_finite_verb(word) and (inflect.past_tense(word) == word) == past:
             return True
+        if not past and _EN_ARCHAIC_PRESENT.fullmatch(word):
+            return True  # "she is acquitted and hath leisure", "and goeth thence"
         if passive and _is_participle(word):
             return True
     return False
 
 
+# A verb of the third person present in the old form ("hath", "doth", "goeth", "lieth"; not
+# "teeth" or "twentieth")
+_EN_ARCHAIC_PRESENT = re.compile(r"hath|doth|(?![a-z]*tieth)[a-z]{2,}[^e]eth")
 # A coordinated word: after "and", "or", ", and", ", or" or a bare comma, past an adverb.
 _COORDINATED = re.compile(r"(?:,\s*(?:and|or)\b|\b(?:and|or)\b|,)\s+(?:(?:then|also|later|"
                           r"soon|now|finally|eventually|still|instead)\s+)?([a-z]+)\b")

@@ -209,6 +209,8 @@ def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, fol
         s.person += 2 if nxt in _SPEECH_BEFORE else 1
     elif not possessive and not governed and nxt in ACTION_VERBS:
         s.actions += 1
+    if _WHO_AFTER.match(text, after, sentence_end):
+        s.person += 2  # "visited by Freeman, who testified": "who" goes on from a person
     if w1 in _SPEECH_BEFORE and not w2:
         s.person += 2  # '"Morning, Keeper," said Cobb'
     elif w1 in _KIN_OR_TITLE and " " not in name:
@@ -219,6 +221,10 @@ def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, fol
         s.person += 1  # "looked at Orrin"
     elif possessive:
         pass  # "to Bram Tolley's loft": the preposition governs the loft
+    elif w1 == "of" and w2 in _KIN_OR_TITLE | _OWNED_BY_PEOPLE:
+        s.person += 1  # "the son of Saturn", "the death of Patroclus": no place
+    elif w1 == "of" and w2 not in _PLACE_OF:
+        pass  # "the fleet of Antinous": "of" says nothing of a place without a place noun
     elif w1 in _STRONG_PLACE:
         s.place += 1
         s.placed += 1
@@ -231,6 +237,18 @@ def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, fol
         _pronoun_after(s, text[after:sentence_end], following)
 
 
+# Nouns of people's own that "of" ties to a person ("the death of Patroclus"), and nouns of
+# places that it ties to a place ("the city of Troy")
+_OWNED_BY_PEOPLE = frozenset(re.findall(r"\S+",
+    "death birth life body ghost shade sword spear shield arms armour armor horses chariot "
+    "advice counsel request orders command anger wrath grief fate name words speech prayer "
+    "favour favor will heart hand hands head eyes love affection care friends companions "
+    "servants followers house tent household children"))
+_PLACE_OF = frozenset(re.findall(r"\S+",
+    "city town village kingdom island isle coast shore port harbour harbor walls gates land "
+    "country province county region streets street plain plains river mountain mount vale "
+    "valley bay gulf straits strait empire republic duchy"))
+_WHO_AFTER = re.compile(r",?\s+(?:who|whom)\b")  # (not "whose": "the city, whose walls")
 _GOVERNING = frozenset(EN_PLACE_PREPOSITIONS | EN_SPATIAL_PREPOSITIONS
                        | {"with", "by", "for", "about", "than", "like", "against", "without"})
 _STRONG_PLACE = frozenset({"in", "into", "inside", "near"})
