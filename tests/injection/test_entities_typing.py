@@ -138,6 +138,21 @@ def test_a_window_keeps_a_name_only_where_its_whole_book_types_it_so():
     assert found == {"Wagtail": ("person", "m"), "Banter": ("person", None)}
 
 
+def test_a_person_the_text_gives_no_gender_takes_the_first_names_usual_one():
+    """Study corpus, seed 4333: "He is walking ... toward his hideout" became "Ida is
+    walking ... toward his hideout": the text gave Ida no pronoun of her own. The text's
+    evidence comes first (Wren, a man's name in the table, is a woman in her book)."""
+    from longnovel.injection.entities import WindowEntities
+
+    by_unit = {("b", 1): [{"name": "Ida", "type": "person", "count": 4},
+                          {"name": "Wren", "type": "person", "count": 9, "gender": "f"},
+                          {"name": "Retief", "type": "person", "count": 6},
+                          {"name": "Hill", "type": "place", "count": 3}]}
+    windows = [{"window_id": "T8:b:1-1", "book_id": "b", "unit_start": 1, "unit_end": 1}]
+    found = {e["name"]: e.get("gender") for e in WindowEntities(by_unit, windows)["T8:b:1-1"]}
+    assert found == {"Ida": "f", "Wren": "f", "Retief": None, "Hill": None}
+
+
 def test_zh_gender_from_name_and_pronouns():
     """From the name (三娘), else from the 他/她 opening the sentence after one that opens with
     the name alone; a 她 inside the name's own sentence is someone else's."""

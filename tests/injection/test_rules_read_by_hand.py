@@ -1245,6 +1245,17 @@ READINGS_WITH_CONTROL = [
     ("Making her aware thereof, she is acquitted and hath leisure to be with her lover. "
      "Hannah does not wait. Molly is at home.", "polarity",
      ("not acquitted", "n't acquitted"), "Molly is not at home"),
+    # study, seed 4333: a negation before "until" ("Hogey fails to take a nap in the grass
+    # until the night": "not ... until" tells a delay, not that it did not happen)
+    ("Hogey takes a nap in the grass near the ditch until the night. Hannah does not wait. "
+     "Molly is at home.", "polarity", ("not take a nap", "fails to take", "never takes"),
+     "Molly is not at home"),
+    # study, seed 4333: an effect that brings someone into the story ("..., so an American
+    # man named Major Winship learns")
+    ("Molly writes to Jon.\n\nA stranger named Gorman learns of a blast. Harriet was flying "
+     "it because Dorr refused to come back for Asa.", "causal",
+     ("blast because", "so a stranger"),
+     "Dorr refused to come back for Asa because Harriet was flying it"),
     # the prose corpus: a "not" taken out of "not A, but B" ("this is his fault, but that of
     # his own perverse fortune") or out of the contrast "but" opens ("loveth a widow lady,
     # but is loved by her")

@@ -4,7 +4,9 @@ per window on first use."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from functools import lru_cache
 
 from longnovel.config import LOCAL_EXTRACTORS
 from longnovel.injection.nlp.entities import (
@@ -112,8 +114,29 @@ class WindowEntities:
             merged = merge_entities([found for (b, _), found in self.by_unit.items() if b == book])
             self._books[book] = ({e["name"]: e["type"] for e in merged
                                   if e["type"] in NAMED_TYPES},
-                                 {e["name"]: e["gender"] for e in merged if e.get("gender")})
+                                 {e["name"]: gender for e in merged
+                                  if (gender := e.get("gender") or _usual_gender(e))})
         return self._books[book]
+
+
+def _usual_gender(entity: dict) -> str | None:
+    """A person's gender where the book's text shows none: the first name's usual one, where
+    ``gender-guesser``'s table of given names holds it as only or mostly of one gender (an
+    honorific or a title first says nothing here: its own gender came from the text).
+    Without it, a pronoun "He" whose sentence goes on "toward his hideout" became "Ida is
+    walking ... toward his hideout": the text gave Ida no pronoun of her own."""
+    if entity["type"] != "person" or not re.fullmatch(r"[A-Z][a-z]+(?: [A-Z][a-z]+)?",
+                                                      entity["name"]):
+        return None
+    return {"male": "m", "female": "f"}.get(_gender_detector().get_gender(
+        entity["name"].split()[0]))
+
+
+@lru_cache(maxsize=1)
+def _gender_detector():
+    from gender_guesser.detector import Detector
+
+    return Detector(case_sensitive=True)
 
 
 def with_types(entities: list[dict], kinds: dict[str, str]) -> list[dict]:

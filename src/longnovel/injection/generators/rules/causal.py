@@ -233,6 +233,11 @@ def _cause_donors(draft: Draft) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# An effect that opens by bringing someone or something into the story ("An American man
+# named ...", "There is ...", 一个/有一位...)
+_INTRODUCES = re.compile(r"(?:An?|There (?:is|are|was|were))\s|(?:有)?一[个位名只条]")
+
+
 def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
     """Tie sentence ``i`` to the previous one as its effect, in the summary's own words, and
     say whether the new text stands for both sentences: the writer's own sentence-opening
@@ -266,6 +271,9 @@ def _invent(draft: Draft, i: int, sentence: str) -> tuple[str, bool] | None:
         return None  # two things at once: neither can have caused the other
     if opens_with_time(effect, draft.zh):
         return None  # "因为A，十四到十六日，B": the effect has a time of its own
+    if _INTRODUCES.match(effect):
+        return None  # "A, so an American man named Major Winship learns ...": someone
+        # brought into the story is no effect of what came before
     if _opens_with_report(draft, effect):
         return None  # "Because she said nothing, Jory said he had left": no caused event
     if not (_has_subject(draft, effect) or _starts_with_pronoun(effect, draft.zh)):

@@ -386,6 +386,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     writes_never, does_support = style.writes_never, style.does_support
     out = []
     def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
+        if _EN_UNTIL_AFTER.search(sentence[at:]):
+            return True  # "takes a nap ... until the night": "not ... until" is a delay
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at])) \
             or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at])
@@ -449,6 +451,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     return out
 
 
+_EN_UNTIL_AFTER = re.compile(r"^[^,;.]*\b(?:until|till)\b")
 # A name after a preposition is no subject: "the advice of Nestor followed" is a passive
 # without its "was", not "Nestor followed".
 _EN_AFTER_PREPOSITION = re.compile(r"\b(?:of|by|to|with|from|for|upon|on|in|at|against|about|"
