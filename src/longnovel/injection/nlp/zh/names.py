@@ -134,9 +134,13 @@ class _Stats:
         self.words = word_spans(self.simplified)
         self.starts = {start for start, _ in self.words}
         self.ends = {end for _, end in self.words}
+        self._positions: dict[str, list[int]] = {}
 
     def positions(self, s: str) -> list[int]:
-        return [m.start() for m in re.finditer(re.escape(s), self.text)]
+        """``occurrences`` of ``s`` in the text (kept: the passes ask for a string again)."""
+        if s not in self._positions:
+            self._positions[s] = occurrences(self.text, s)
+        return self._positions[s]
 
     def aligned(self, s: str, positions: list[int]) -> float:
         ok = sum(1 for p in positions if p in self.starts and p + len(s) in self.ends)
@@ -194,6 +198,19 @@ def stats_of(text: str) -> _Stats:
     """The statistics of ``text``, built once for the person and the tagged-name passes (one
     jieba segmentation of the article instead of two)."""
     return _Stats(text)
+
+
+def occurrences(text: str, s: str) -> list[int]:
+    """Starts of the non-overlapping occurrences of ``s`` in ``text``, as ``re.finditer`` of
+    the escaped string gives them, found by ``str.find`` (a novel asks for thousands of
+    strings: a regex each overflowed ``re``'s cache of compiled patterns)."""
+    if not s:
+        return list(range(len(text) + 1))
+    out, p = [], text.find(s)
+    while p >= 0:
+        out.append(p)
+        p = text.find(s, p + len(s))
+    return out
 
 
 def _name_slot_before(text: str, p: int) -> bool:
@@ -355,6 +372,6 @@ def _place_kind(word: str, text: str) -> str | None:
         return "org"
     if last in ZH_PLACE_SUFFIXES:
         return "place"
-    positions = [m.start() for m in re.finditer(re.escape(word), text)]
+    positions = occurrences(text, word)
     after_verb = sum(1 for p in positions if text[p - 1 : p] in ZH_BEFORE_PLACE)
     return "place" if positions and after_verb * 2 >= len(positions) else None

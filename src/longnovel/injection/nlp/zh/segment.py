@@ -10,8 +10,9 @@ splits near-ties the other way (常在 against 常|在). Without rjieba, ``jieba
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import accumulate
 
 _PURE_HAN = re.compile("[\u4e00-\u9fd5]+")  # jieba's Chinese range, without its word characters
 
@@ -25,11 +26,8 @@ def words(sentence: str) -> tuple[str, ...]:
 
 def word_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of jieba's words of ``text``, as ``jieba.tokenize`` gives them."""
-    spans, start = [], 0
-    for word in _cut()(text):
-        spans.append((start, start + len(word)))
-        start += len(word)
-    return spans
+    ends = list(accumulate(map(len, _cut()(text))))
+    return list(zip([0, *ends], ends, strict=False))  # (the last end starts nothing)
 
 
 @lru_cache(maxsize=4096)
@@ -59,7 +57,7 @@ def _jieba():
 
 
 @lru_cache(maxsize=1)
-def _cut() -> Callable[[str], Iterator[str]]:
+def _cut() -> Callable[[str], Iterable[str]]:
     jieba = _jieba()
     try:
         import rjieba
@@ -84,22 +82,25 @@ class _Segmenter:
                 word, freq, *tag = line.decode("utf-8").split()
                 self._route.add_word(word, int(freq), tag[0] if tag else None)
 
-    def cut(self, text: str) -> Iterator[str]:
+    def cut(self, text: str) -> list[str]:
+        """The words of ``text`` (a list: built in one pass, without a generator per level)."""
+        out: list[str] = []
         for block in self._re_han.split(text):
             if not block:
                 continue
             if _PURE_HAN.fullmatch(block):
-                yield from self._cut_han(block)
+                self._cut_han(block, out)
             elif self._re_han.match(block):  # letters and digits among the characters: rare
-                yield from self._python_cut(block)
+                out.extend(self._python_cut(block))
             else:
                 for part in self._re_skip.split(block):
                     if self._re_skip.match(part):
-                        yield part
+                        out.append(part)
                     else:
-                        yield from part
+                        out.extend(part)
+        return out
 
-    def _cut_han(self, block: str) -> Iterator[str]:
+    def _cut_han(self, block: str, out: list[str]) -> None:
         """Words of the route; a run of single characters that is not itself a word goes
         to the HMM (jieba's ``__cut_DAG``)."""
         run = ""
@@ -108,16 +109,16 @@ class _Segmenter:
                 run += word
                 continue
             if run:
-                yield from self._single_run(run)
+                self._single_run(run, out)
                 run = ""
-            yield word
+            out.append(word)
         if run:
-            yield from self._single_run(run)
+            self._single_run(run, out)
 
-    def _single_run(self, run: str) -> Iterator[str]:
+    def _single_run(self, run: str, out: list[str]) -> None:
         if len(run) == 1:
-            yield run
+            out.append(run)
         elif not self._freq.get(run):
-            yield from self._hmm(run)
+            out.extend(self._hmm(run))
         else:
-            yield from run
+            out.extend(run)
