@@ -64,6 +64,18 @@ def _sentence_terms(sentence: str, language: str) -> frozenset[str]:
     return frozenset(content_terms(sentence, language))
 
 
+def _tokenized(terms: list[frozenset[str]]):
+    """The sentences' terms as bm25s token ids (each sentence's in sorted order, ``""`` for a
+    sentence without any), so that bm25s need not build its vocabulary from the strings
+    itself: the same scores, found faster."""
+    from bm25s.tokenization import Tokenized
+
+    vocab: dict[str, int] = {}
+    ids = [[vocab.setdefault(t, len(vocab)) for t in sorted(sentence) or [""]]
+           for sentence in terms]
+    return Tokenized(ids=ids, vocab=vocab)
+
+
 @dataclass(frozen=True)
 class Passage:
     start: int  # offsets in the article
@@ -86,7 +98,7 @@ class ArticleIndex:
         self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
         self._unseen = math.log((n + 1) / 0.5)  # a word the article never uses
         self._bm25 = bm25s.BM25()
-        self._bm25.index([sorted(t) or [""] for t in self.terms], show_progress=False)
+        self._bm25.index(_tokenized(self.terms), show_progress=False)
 
     def weight(self, term: str) -> float:
         return self.idf.get(term, self._unseen)

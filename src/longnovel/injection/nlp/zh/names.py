@@ -220,8 +220,7 @@ def _name_slot_before(text: str, p: int) -> bool:
         return True
     if text[p - 1] in ZH_BEFORE_NAME:
         return True
-    before = text[max(0, p - 3) : p]
-    return any(before.endswith(w) for w in _title_words())
+    return text[max(0, p - 3) : p].endswith(_title_words())
 
 
 @lru_cache(maxsize=1)

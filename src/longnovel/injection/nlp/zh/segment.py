@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, groupby
 
 _PURE_HAN = re.compile("[\u4e00-\u9fd5]+")  # jieba's Chinese range, without its word characters
 
@@ -103,17 +103,11 @@ class _Segmenter:
     def _cut_han(self, block: str, out: list[str]) -> None:
         """Words of the route; a run of single characters that is not itself a word goes
         to the HMM (jieba's ``__cut_DAG``)."""
-        run = ""
-        for word in self._route.cut(block, False):
-            if len(word) == 1:
-                run += word
-                continue
-            if run:
-                self._single_run(run, out)
-                run = ""
-            out.append(word)
-        if run:
-            self._single_run(run, out)
+        for length, words in groupby(self._route.cut(block, False), len):
+            if length == 1:
+                self._single_run("".join(words), out)
+            else:
+                out.extend(words)
 
     def _single_run(self, run: str, out: list[str]) -> None:
         if len(run) == 1:
