@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from longnovel.injection.lexicon.zh import (
     ZH_KINSHIP,
@@ -112,8 +113,13 @@ def zh_tagged(text: str, masked: str | None = None) -> list[tuple[str, str]]:
 
     stats = zh_names.stats_of(text)
     simple, tags, out = stats.simplified, pseg.dt.word_tag_tab, []
+    if masked == text:
+        masked = None  # no name to blank
+    if simple == text:
+        simple = text  # the slices of the text serve as its simplified words too
     for start, end in stats.words:
-        original, word = text[start:end], simple[start:end]
+        original = text[start:end]
+        word = original if simple is text else simple[start:end]
         if masked is not None and masked[start:end] != original:
             out.append((masked[start:end], "x"))
             continue
@@ -133,6 +139,7 @@ def _business_names(text: str, people: list[str]) -> list[str]:
             if any(name + kind in text for kind in zh_names.ZH_BUSINESSES)]
 
 
+@lru_cache(maxsize=1 << 16)
 def _new_word_flag(word: str) -> str:
     if not _CJK.fullmatch(word):
         return "x"

@@ -98,8 +98,8 @@ def place_counts(tagged: list[tuple[str, str]], text: str, min_count: int) -> Co
     """Place and organization names (as ``(name, kind)``) from jieba ``(word, flag)`` tokens."""
     found: Counter = Counter()
     suffixes = ZH_PLACE_SUFFIXES | ZH_ORG_SUFFIXES
-    for k, (word, flag) in enumerate(tagged):
-        nxt = tagged[k + 1][0] if k + 1 < len(tagged) else ""
+    nexts = [word for word, _ in tagged[1:]] + [""]
+    for (word, flag), nxt in zip(tagged, nexts, strict=False):
         if nxt in ZH_BUSINESSES and 2 <= len(word) <= 3 and _CJK_WORD.fullmatch(word) \
                 and flag not in _PERSON_FLAGS and not flag.startswith(("v", "r", "p", "d", "m")):
             found[word + nxt] += 1  # 裕丰|钱庄, 望江|茶楼: the business is the name
