@@ -187,15 +187,22 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
     out = {}
     for word, replacements in table.items():
         def fits(w: str, word=word) -> bool:
-            return w != word and w not in EN_UNOWNED_RELATIONS \
-                and not any(w in same and word in same for same in EN_RELATION_NEAR_SAME) \
-                and _same_number(w, word, draft.zh) \
-                and _same_gender(word, w, draft.zh) \
-                and _near_generation(word, w, draft.zh) \
-                and _kin_for_kin(word, w, draft.zh)
+            return _fits(word, w, draft.zh)
         out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
             [] if known else [w for w in replacements if fits(w)])
     return out
+
+
+@cache
+def _fits(word: str, w: str, zh: bool) -> bool:
+    """Can ``w`` stand in for ``word`` (the same number, gender and generation, kin for
+    kin)? Of the two words alone: kept for every summary."""
+    return w != word and w not in EN_UNOWNED_RELATIONS \
+        and not any(w in same and word in same for same in EN_RELATION_NEAR_SAME) \
+        and _same_number(w, word, zh) \
+        and _same_gender(word, w, zh) \
+        and _near_generation(word, w, zh) \
+        and _kin_for_kin(word, w, zh)
 
 
 # The spouse words, and the gender of whoever has the spouse (a husband's owner is a woman)
