@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from longnovel.injection.nlp.sentences import sentence_spans
 
@@ -93,7 +94,7 @@ class ArticleIndex:
         self.article, self.language = article, language
         self.spans = sentence_spans(article, language) or [(0, len(article))]
         self.terms = [_sentence_terms(article[a:b], language) for a, b in self.spans]
-        df = Counter(t for terms in self.terms for t in terms)
+        df = Counter(chain.from_iterable(self.terms))
         n = len(self.spans)
         self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
         self._unseen = math.log((n + 1) / 0.5)  # a word the article never uses

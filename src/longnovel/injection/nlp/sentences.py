@@ -73,7 +73,14 @@ def _split_paragraph(text: str, start: int, end: int, language: str) -> list[tup
         spans.append((cursor, match.end()))
         cursor = match.end()
     spans.append((cursor, end))
-    return [_strip_span(text, a, b) for a, b in spans if text[a:b].strip()]
+    out = []
+    for a, b in spans:  # each without the whitespace around it, if any is left
+        part = text[a:b]
+        body = part.strip()
+        if body:
+            a += len(part) - len(part.lstrip())
+            out.append((a, a + len(body)))
+    return out
 
 
 def _continues(text: str, cursor: int, match: re.Match, end: int) -> bool:
@@ -97,14 +104,6 @@ def _is_abbreviation(text: str, start: int, dot: int) -> bool:
         return False
     token = word.group(1)
     return token.lower() in EN_ABBREVIATIONS or (len(token) == 1 and token.isupper())
-
-
-def _strip_span(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    return a, b
 
 
 def sentence_body(sentence: str, language: str) -> tuple[str, str]:
