@@ -19,7 +19,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = "89"
+CODE_VERSION = "90"
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
@@ -107,19 +107,29 @@ def _by_book(ctx: StageContext, jobs, entities, vocabularies, summaries, runner,
     the windows file streams by."""
     from longnovel.injection.books import BookRunner, book_works
     from longnovel.injection.engine import light_rows
+    from longnovel.injection.generators.rules.generator import (
+        BALANCE_REASON,
+        balanced_across_books,
+        held_back,
+    )
     from longnovel.workers import ordered_map
 
     works = book_works(jobs, entities, vocabularies, summaries, _stream_articles(ctx))
     run = BookRunner(ctx.config.inject, ctx.config.seed, runner)
     workers = _book_workers(ctx, runner)
     found: list[dict] = []
+    held: list[dict] = []
     books = len({window["book_id"] for window, _ in jobs})
     for result in ctx.progress(ordered_map(run, works, workers, pool=pool), desc="inject",
                                total=books):
-        found += light_rows(result.rows, write)
+        now, later = held_back(result.rows)
+        found += light_rows(now, write)
+        held += later
         _add(rejected, result.rejected, result.refused)
         _add(verified, result.verified)
-    return found
+    held, dropped = balanced_across_books(held)  # sub-types balanced over the tier's books
+    _add(rejected, {t: Counter({BALANCE_REASON: n}) for t, n in dropped.items()})
+    return found + light_rows(held, write)
 
 
 def _book_workers(ctx: StageContext, runner) -> int:
