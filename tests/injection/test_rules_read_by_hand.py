@@ -1256,6 +1256,12 @@ READINGS_WITH_CONTROL = [
      "it because Dorr refused to come back for Asa.", "causal",
      ("blast because", "so a stranger"),
      "Dorr refused to come back for Asa because Harriet was flying it"),
+    # sample, seed 4434: someone introduced by a relation word and their name moved after
+    # the sentence that names them again ("Caleb Ashby's granddaughter Lissy, about twelve,
+    # confessed ... Wren told Lissy to keep the clock")
+    ("Caleb Ashby's granddaughter Lissy, about twelve, confessed to breaking the spring. Wren "
+     "fitted a thin spring and told Lissy to keep the clock. Molly opens the door and walks "
+     "out. Hannah sells the old car to Jon.", "temporal", ("clock. Caleb",), CONTROL_SWAP),
     # the prose corpus: a "not" taken out of "not A, but B" ("this is his fault, but that of
     # his own perverse fortune") or out of the contrast "but" opens ("loveth a widow lady,
     # but is loved by her")
@@ -1287,6 +1293,22 @@ def test_a_borrowed_cause_does_not_name_whom_a_pronoun_before_it_names():
     made = offered(summary, "causal", people, outside)
     assert not any("because Wren" in m for m in made), made
     assert any("because Orrin sold the old boat to a trader" in m for m in made), made
+
+
+def test_a_relation_word_before_a_name_keeps_the_gender_it_told():
+    """Sample, seed 4434: 女儿顾青禾 became 儿子顾青禾 (the window's entities lacked 顾青禾, and
+    儿子's characters tell no gender); "his mother Joan" may become "his aunt Joan", never
+    "his uncle Joan"."""
+    from longnovel.injection.generators.rules import relation
+
+    made = _module_edits(relation, "女儿顾青禾第一次学做墨。儿子阿福去了镇上。", "zh", ())
+    assert not any("儿子顾青禾" in m for m in made), made
+    assert any(m.startswith(("侄女顾青禾", "外甥女顾青禾")) for m in made), made
+    made = _module_edits(relation, "His mother Joan lived in Kestrel Point. His father stayed "
+                         "home.", "en", ())
+    assert not any(w in m for m in made for w in ("uncle Joan", "father Joan", "stepfather "
+                                                                                "Joan")), made
+    assert any("aunt Joan" in m or "stepmother Joan" in m for m in made), made
 
 
 def _module_edits(module, summary: str, language: str, names: tuple[str, ...],

@@ -64,6 +64,11 @@ ZH_NOT_PLACE_STEMS = set("上下进出回到去来过登爬满半全后前深高
 # --- relation words ---------------------------------------------------------------------------
 ZH_MALE_CHARS = set("父爸兄哥弟叔伯舅夫侄爷公婿")
 ZH_FEMALE_CHARS = set("母妈姐妹姑姨妻女婶嫂娘奶婆媳")
+# Relation words whose characters do not tell their gender, or tell it wrong (侄女 holds 侄,
+# 女婿 holds 女, 儿子 neither)
+ZH_RELATION_GENDERS = {"儿子": "m", "侄女": "f", "外甥": "m", "外甥女": "f", "女婿": "m",
+                       "姨父": "m", "姑父": "m", "舅妈": "f", "丫鬟": "f", "孙子": "m",
+                       "孙女": "f", "侄子": "m"}
 ZH_RELATION_REPLACE = {
     "父亲": ["叔叔", "舅舅", "伯父"], "母亲": ["姑姑", "姨妈", "婶婶"], "爸爸": ["叔叔", "舅舅"],
     "妈妈": ["姨妈", "婶婶"], "哥哥": ["表哥", "堂哥", "朋友"], "姐姐": ["表姐", "堂姐", "朋友"],

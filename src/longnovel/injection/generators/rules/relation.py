@@ -31,9 +31,11 @@ from longnovel.injection.lexicon.en import (
 from longnovel.injection.lexicon.zh import (
     ZH_FEMALE_CHARS,
     ZH_MALE_CHARS,
+    ZH_RELATION_GENDERS,
     ZH_RELATION_GENERATIONS,
     ZH_RELATION_INVENT,
     ZH_RELATION_REPLACE,
+    ZH_SURNAMES,
 )
 from longnovel.injection.nlp import inflect
 
@@ -142,6 +144,8 @@ def _zh_title(tokens: list[str], t: int) -> bool:
 def gender(word: str, zh: bool) -> str | None:
     """"m", "f" or None (either, or not known) for a relation word."""
     if zh:
+        if word in ZH_RELATION_GENDERS:
+            return ZH_RELATION_GENDERS[word]
         male = any(c in ZH_MALE_CHARS for c in word)
         female = any(c in ZH_FEMALE_CHARS for c in word)
         return None if male == female else ("m" if male else "f")
@@ -250,7 +254,9 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if new_word.lower() in _SPOUSES and old_word.lower() not in _SPOUSES and \
             _owner_gender(draft, old_sentence, start) != _SPOUSE_OF.get(new_word.lower()):
         return False  # 柴文焕提出另贴丈夫五十两: a spouse says its owner's gender
-    named = _named_gender(draft, new_sentence, start + len(new_word))
+    found, named = _named_after(draft, new_sentence, start + len(new_word))
+    if found and named is None:
+        named = gender(old_word, draft.zh)  # 女儿顾青禾: the word itself told her gender
     return named is None or gender(new_word, draft.zh) in (None, named)
 
 
@@ -292,15 +298,20 @@ def _owner_gender(draft: Draft, sentence: str, start: int) -> str | None:
     return draft.gender_of(found[0][2]) if found else None
 
 
-def _named_gender(draft: Draft, sentence: str, end: int) -> str | None:
-    """The gender the window's entities give the person named right after ``end`` ("his
-    cousin Mabry", 表妹周杏儿)."""
+def _named_after(draft: Draft, sentence: str, end: int) -> tuple[bool, str | None]:
+    """Is a person named right after ``end`` ("his cousin Mabry", 表妹周杏儿), and the gender
+    the window's entities give them, if any?"""
     rest = sentence[end:].lstrip(" ,")
+    found = False
     for entity in draft.entities:
-        if entity.get("gender") and entity["type"] == "person" and rest.startswith(
-                entity["name"]):
-            return entity["gender"]
-    return None
+        if entity["type"] == "person" and rest.startswith(entity["name"]):
+            if entity.get("gender"):
+                return True, entity["gender"]
+            found = True
+    if not found:  # a name the window's entities lack: 女儿顾青禾, "his mother Joan"
+        found = bool(re.match(r"[\u4e00-\u9fff]{2,3}", rest)) and rest[0] in ZH_SURNAMES \
+            if draft.zh else bool(re.match(r"[A-Z][a-z]+\b(?!['’])", rest))
+    return found, None
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -235,6 +235,11 @@ def _introduced_in(first: str, second: str, zh: bool = False) -> bool:
             for part in dict.fromkeys((noun, noun.split("-")[0])):
                 if part.islower() and re.search(rf"\b[Tt]he {re.escape(part)}\b", second):
                     return True
+    for name in re.findall(r"(?:['’]s|\b(?:his|her|their))\s+(?:[a-z-]+\s+){1,2}?"
+                           r"([A-Z][a-z]+)\b", first):
+        if name not in EN_STOPWORDS and re.search(rf"\b{name}\b", second):
+            return True  # "Caleb Ashby's granddaughter Lissy, about twelve, confessed ... told
+            # Lissy to keep the clock"
     for name in re.findall(r"\b([A-Z][a-z]+), (?:a|an|the|his|her|their)\b", first):
         if name not in EN_STOPWORDS and re.search(rf"\b{name}\b", second):
             return True  # "Magnan, a Councillor of the Corps, assigns ... Magnan suggests"
