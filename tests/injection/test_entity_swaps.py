@@ -32,6 +32,10 @@ def _changed(edits):
     ("Fitzwilliam", "Darcy", False, ("Fitzwilliam Darcy",), True),
     ("Elizabeth", "Darcy", False, ("Fitzwilliam Darcy", "Elizabeth Bennet"), False),
     ("Mr. Darcy", "Mr. Bingley", False, (), False),
+    # a usual short form of a given name (study, seed 4333: "Gabe" -> "Gabriel Lockard")
+    ("Gabe", "Gabriel Lockard", False, (), True),
+    ("Nick", "Nicholas", False, (), True),
+    ("Gabe", "Nicholas", False, (), False),
 ])
 def test_maybe_same(a, b, zh, people, same):
     assert entity.maybe_same(a, b, zh, list(people)) is same

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 from itertools import pairwise
 
 from longnovel.injection.candidate import Edit
@@ -262,7 +263,9 @@ def _same_direct(a: str, b: str, zh: bool) -> bool:
     if a in b or b in a:
         return True
     if not zh:
-        return bool(_name_words(a) & _name_words(b))
+        wa, wb = _name_words(a), _name_words(b)
+        return bool(wa & wb) or any(_nickname_of(x, y) or _nickname_of(y, x)
+                                    for x in wa for y in wb)
     a, b = to_simplified(a), to_simplified(b)  # the lexicons are simplified: 聞太師, 聞仲
     for x, y in ((a, b), (b, a)):
         if len(x) >= 2 and x[0] in "老小阿" and y.startswith(x[1:]):
@@ -292,6 +295,20 @@ def _zh_surname(name: str) -> str:
     if name[:2] in ZH_COMPOUND_SURNAMES:
         return name[:2]
     return name[0] if len(name) >= 2 and name[0] in ZH_SURNAMES else ""
+
+
+def _nickname_of(short: str, given: str) -> bool:
+    """Is ``short`` a usual short form of the given name ``given`` (Gabe of Gabriel, Nick of
+    Nicholas), by the ``nicknames`` table? "Gabe" became "Gabriel Lockard promises", the man
+    by his full name."""
+    return short.lower() in _nicknamer().nicknames_of(given)
+
+
+@cache
+def _nicknamer():
+    from nicknames import NickNamer
+
+    return NickNamer()
 
 
 def _name_words(name: str) -> set[str]:
