@@ -1262,6 +1262,11 @@ READINGS_WITH_CONTROL = [
     ("Caleb Ashby's granddaughter Lissy, about twelve, confessed to breaking the spring. Wren "
      "fitted a thin spring and told Lissy to keep the clock. Molly opens the door and walks "
      "out. Hannah sells the old car to Jon.", "temporal", ("clock. Caleb",), CONTROL_SWAP),
+    # sample, seed 4434: a meeting moved after what happened at it (小满到码头找到阿水。阿水哭着
+    # 交还碎墨)
+    ("Ryd walks to the dock and finds Jon. Jon cries and hands back the broken ink. Molly "
+     "opens the door and walks out. Hannah sells the old car to Jon.", "temporal",
+     ("ink. Ryd walks",), CONTROL_SWAP),
     # the prose corpus: a "not" taken out of "not A, but B" ("this is his fault, but that of
     # his own perverse fortune") or out of the contrast "but" opens ("loveth a widow lady,
     # but is loved by her")
@@ -1309,6 +1314,17 @@ def test_a_relation_word_before_a_name_keeps_the_gender_it_told():
     assert not any(w in m for m in made for w in ("uncle Joan", "father Joan", "stepfather "
                                                                                 "Joan")), made
     assert any("aunt Joan" in m or "stepmother Joan" in m for m in made), made
+
+
+def test_zh_a_meeting_stays_ahead_of_what_happened_at_it():
+    """Sample, seed 4434: 小满到码头找到阿水 was moved after 阿水哭着交还碎墨."""
+    from longnovel.injection.generators.rules import temporal
+
+    made = _module_edits(temporal, "小满到码头找到阿水。阿水哭着交还碎墨，小满把碎墨送给了他。"
+                         "十二月初八，孟二嫂熬了粥。二月二十一，韩石去了府城。", "zh",
+                         ("小满", "阿水", "孟二嫂", "韩石"))
+    assert not any(m.endswith("小满到码头找到阿水。") for m in made), made
+    assert made, made
 
 
 def _module_edits(module, summary: str, language: str, names: tuple[str, ...],

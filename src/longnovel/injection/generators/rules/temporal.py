@@ -223,12 +223,24 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
 _ZH_ONE_OF = re.compile(r"一[个张把只件封锭本块间位名条首根盏座艘匹头]([\u4e00-\u9fff]{2})")
 
 
+# Someone found or met, who the next sentence opens with: that sentence happens at the meeting
+_ZH_MEETS = re.compile(r"(?:找到|见到|遇到|遇见|碰到|碰见|找着)([\u4e00-\u9fff]{2,3})[。，！]?$")
+_EN_MEETS = re.compile(r"\b(?:finds|found|meets|met|visits|visited|reaches|reached|joins|joined)"
+                       r"\s+([A-Z][a-z]+)\b")
+
+
 def _introduced_in(first: str, second: str, zh: bool = False) -> bool:
     """Does ``first`` introduce what ``second`` then refers back to: "A man comes out ...
     The man realizes", "Asa Graybar is ... Asa can serve", "Magnan, a Councillor, ...
     Magnan suggests"; 把一张纸条塞进他手里…… 纸条上只写着四个字?"""
     if zh:
+        met = _ZH_MEETS.search(first)
+        if met and second.lstrip("“‘「").startswith(met.group(1)[:2]):
+            return True  # 小满到码头找到阿水。阿水哭着交还碎墨: the meeting comes first
         return any(noun in second for noun in _ZH_ONE_OF.findall(first))
+    met = _EN_MEETS.search(first)
+    if met and re.match(rf"\W*{re.escape(met.group(1))}\b", second):
+        return True  # "Ryd finds Mury at the bar. Mury tells him": the meeting comes first
     for words in re.findall(r"\b[Aa]n? ([A-Za-z-]+(?: [a-z]+)?)\b", first):
         for noun in words.split()[:2]:  # "a Venusian waiter ... the waiter"
             # ("a bald-headed person ... the bald man")
