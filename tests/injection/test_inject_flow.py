@@ -323,3 +323,32 @@ def test_sub_types_are_balanced_over_a_tiers_books():
                for r in out if not r["valid"])
     again, _ = balanced_across_books(list(reversed(later)))
     assert {r["window_id"] for r in again if r["valid"]} == {r["window_id"] for r in kept}
+
+
+def test_pronoun_edits_are_balanced_by_way_over_a_tiers_books():
+    """The prose corpus: 24 of 26 pronoun edits made a pronoun a name (the other way needs a
+    gender the text shows), so the summary with one pronoun fewer was the injected one. The
+    two ways are balanced over a tier's books like negate and affirm; other entity edits are
+    not held."""
+    from longnovel.injection.generators.rules.generator import (
+        balanced_across_books,
+        direction,
+        held_back,
+    )
+
+    def row(k: int, old: str, new: str, subtype: str = "pronoun") -> dict:
+        return {"window_id": f"T8:b{k}:1-1", "language": "en", "type": "entity",
+                "subtype": subtype, "valid": True, "reject_reason": "", "reason": "r",
+                "evidence": "e", "evidence_start": 0, "evidence_end": 1,
+                "original_span": old, "hallucinated_span": new}
+
+    to_name = [row(k, "He calls a council.", "Achilles calls a council.") for k in range(5)]
+    to_pronoun = [row(9, "Achilles calls a council.", "He calls a council.")]
+    swap = row(8, "Achilles calls Nestor.", "Nestor calls Achilles.", "role_swap")
+    assert [direction(r) for r in (to_name[0], to_pronoun[0], swap)] == [
+        "to_name", "to_pronoun", None]
+    now, later = held_back(to_name + to_pronoun + [swap])
+    assert now == [swap] and later == to_name + to_pronoun
+    out, dropped = balanced_across_books(later)
+    assert dropped == {"entity": 2}
+    assert sum(r["valid"] for r in out if direction(r) == "to_name") == 3
