@@ -106,6 +106,18 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(zh_entities):
     assert all(c.original_span == "" for c in made.values())
 
 
+def test_fabrication_borrows_no_sentence_ending_on_a_bare_verb(zh_entities):
+    """Sample, seed 4434: 韩石说可以去石湾渡的聚源油行买 was added to a summary: buy what? Its
+    object was in the sentence before, in the donor's own paragraph."""
+    summary = "青禾把墨送到了临川府。小满在院中读书。天气渐渐冷了下来。韩石在院中磨墨。"
+    outside = ((False, "韩石说可以去石湾渡的聚源油行买。韩石卖掉了城里的烟房。"),)
+    made = [RulesGenerator(13).generate(summary, "zh", zh_entities, "fabrication", attempt,
+                                        outside=outside) for attempt in range(8)]
+    added = {c.summary for c in made if not isinstance(c, NotApplicable)}
+    assert summary + "韩石卖掉了城里的烟房。" in added, added
+    assert not any("油行买" in text for text in added), added
+
+
 @pytest.mark.parametrize("type_id", ["number", "temporal", "causal", "relation"])
 def test_not_applicable(zh_entities, type_id):
     out = RulesGenerator(1).generate("小满走进墨坊。", "zh", zh_entities, type_id)

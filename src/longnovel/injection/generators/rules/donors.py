@@ -71,6 +71,8 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             if draft.zh and not body.endswith(("。", "！", "？")):
                 continue
+            if draft.zh and _ends_on_a_bare_verb(body):
+                continue  # 韩石说可以去石湾渡的聚源油行买: buy what? its paragraph said
             if tells_its_date(body, draft.zh):
                 continue  # "Wren noted the high water ... on the twelfth", added to the night
                 # of the twentieth: a date from another part of the book is another time
@@ -83,6 +85,15 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
                 continue
             out.append((earlier, found[0][2], body))
     return out
+
+
+def _ends_on_a_bare_verb(body: str) -> bool:
+    """Does a zh sentence end on a verb of one character with nothing after it (…油行买。)?
+    Its object was in the sentence before, in the donor's own paragraph."""
+    from longnovel.injection.nlp.zh.segment import tagged_words
+
+    words = [(w, flag) for w, flag in tagged_words(body) if flag != "x"]
+    return bool(words) and len(words[-1][0]) == 1 and words[-1][1].startswith("v")
 
 
 _SUBJECT_PRONOUN = {"m": (re.compile(r"\bhe\b"), "他"), "f": (re.compile(r"\bshe\b"), "她")}
