@@ -13,7 +13,7 @@ from dataclasses import replace
 from longnovel.injection.candidate import Candidate, Edit, NotApplicable
 from longnovel.injection.generators.rules.base import RULE_MODULES
 from longnovel.injection.generators.rules.choice import digest, seeded_choice
-from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.draft import PRONOUN_GENDER, Draft
 from longnovel.injection.generators.rules.ledger import Counts, Ledger, change
 from longnovel.injection.generators.rules.wordcheck import fault
 from longnovel.injection.nlp.script import is_traditional, to_traditional
@@ -272,8 +272,10 @@ def held_back(rows: list[dict]) -> tuple[list[dict], list[dict]]:
 # of pronouns: on the prose corpus 24 of 26 pronoun edits went one way, and pair-LR read
 # them at 0.92 by that count alone)
 _WAYS = {"polarity": ("negate", "affirm"), "entity": ("to_name", "to_pronoun")}
-_PRONOUNS = {"en": re.compile(r"(?i)\b(?:he|she|him|her|his|hers|himself|herself)\b"),
-             "zh": re.compile(r"[他她]")}
+_PRONOUNS = {"en": re.compile(r"(?i)\b(?:{})\b".format("|".join(
+                 sorted(w for w in PRONOUN_GENDER if w.isascii())))),
+             "zh": re.compile("[{}]".format("".join(
+                 sorted(w for w in PRONOUN_GENDER if not w.isascii()))))}
 
 
 def direction(row: dict) -> str | None:

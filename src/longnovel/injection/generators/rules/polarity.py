@@ -153,6 +153,8 @@ def edits(draft: Draft) -> list[Edit]:
 
 # The tense of an auxiliary that a coordinated verb would share ("is bolting ... and ignores",
 # "was bolting ... and ignored").
+# "until" later in the clause: "not ... until spring" says when, not whether
+_UNTIL_AFTER = r"^[^,;.]*\b(?:until|till)\b"
 _PAST_OF_AUX = {"is": False, "are": False, "has": False, "have": False, "was": True, "were": True,
                 "had": True}
 
@@ -226,6 +228,8 @@ _CANNOT = re.compile(r"(?i)\bcannot\b|\bcan['’]t\b|\bcan not\b")
 _NEVER = re.compile(r"(?i)\bnever\b")
 
 
+# A negating verb before its infinitive ("refused to", "fails to")
+_EN_NEGATING_PHRASE = re.compile(r"(?i)\b(?:fail(?:s|ed)?|refuse[sd]?)\s+to\b")
 _EN_DO_SUPPORTED = re.compile(r"\b(?:[Dd]oes|[Dd]id|[Dd]o)(?: not|n['’]t)\b")
 # The constructions an en negation is written in, by the words that carry it.
 _EN_CONSTRUCTIONS = (
@@ -235,7 +239,7 @@ _EN_CONSTRUCTIONS = (
     ("modal", re.compile(r"(?i)\bcannot\b|\b(?:can|could|will|would|should|must|may|might|"
                          r"shall)(?: not\b|n['’]t\b)|\b(?:won|can)['’]t\b")),
     ("never", re.compile(r"(?i)\bnever\b")),
-    ("verb", re.compile(r"(?i)\b(?:fail(?:s|ed)?|refuse[sd]?) to\b")),  # (not "refuseed")
+    ("verb", _EN_NEGATING_PHRASE),
 )
 
 
@@ -451,7 +455,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
     return out
 
 
-_EN_UNTIL_AFTER = re.compile(r"^[^,;.]*\b(?:until|till)\b")
+_EN_UNTIL_AFTER = re.compile(_UNTIL_AFTER)
 # A name after a preposition is no subject: "the advice of Nestor followed" is a passive
 # without its "was", not "Nestor followed".
 _EN_AFTER_PREPOSITION = re.compile(r"\b(?:of|by|to|with|from|for|upon|on|in|at|against|about|"
@@ -532,7 +536,6 @@ def _negating_verb_kept(draft: Draft, old: str, new: str) -> bool:
     return thinning.drawn(verbs / written if written else 0.0, "polarity", draft.summary, new)
 
 
-_EN_NEGATING_PHRASE = re.compile(r"\b(?:refus|fail)(?:e|es|ed|s)?\s+to\b")
 _EN_NEGATION_WORDS = ("not", "never", "cannot", *(form.replace("'", apostrophe)
                                                  for form in (*EN_NEGATED_AUXILIARIES, "don't",
                                                               "doesn't", "didn't")
@@ -649,7 +652,7 @@ def _en_affirmations(sentence: str) -> list[str]:
 # a question after it ("don't know if" is no "know if"), and a degree that lives under a
 # negation ("does not care much" is no "cares much"), and an "instead" that answers it ("had
 # not died out; instead, they ...").
-_EN_NEGATION_BOUND = re.compile(r"(?i)^[^,;.]*\b(?:until|till)\b|\bwould have\b"
+_EN_NEGATION_BOUND = re.compile(rf"(?i){_UNTIL_AFTER}|\bwould have\b"
                                 r"|^\s*(?:\w+\s+)?(?:if|whether|much|at all)\b"
                                 r"|\binstead\b|\brather\b")
 
