@@ -36,7 +36,7 @@ def typing(path: Path, backend: str, words: list[str]) -> None:
 def edits(run: Path, language: str | None, show: bool) -> None:
     import pyarrow.parquet as pq
 
-    from longnovel.injection.generators.rules.entity import couplet_halves
+    from longnovel.injection.generators.rules.draft import couplet_halves
 
     rows = [r for r in pq.read_table(run / "inject" / "injections.parquet").to_pylist()
             if r["type"] == "entity" and (language is None or r["language"] == language)]

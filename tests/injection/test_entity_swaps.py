@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from longnovel.injection.generators.rules import entity
-from longnovel.injection.generators.rules.draft import Draft
+from longnovel.injection.generators.rules.draft import Draft, couplet_halves
 from longnovel.injection.generators.rules.generator import RulesGenerator
 
 
@@ -99,7 +99,7 @@ COUPLET = "第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀"
     ("甄士隐梦幻识通灵，贾雨村怀闺秀。", None),
 ])
 def test_couplet_halves(sentence, halves):
-    assert entity.couplet_halves(sentence) == halves
+    assert couplet_halves(sentence) == halves
 
 
 def test_couplet_edits_keep_the_halves_equal():
@@ -108,13 +108,13 @@ def test_couplet_edits_keep_the_halves_equal():
     draft = Draft(COUPLET, "zh", entities)
     got = entity.edits(draft)
     assert got, "a same-length name or a swap of two same-length names is offered"
-    assert all(entity.couplet_halves(e.text) == (8, 8) for e in got)
+    assert all(couplet_halves(e.text) == (8, 8) for e in got)
     assert ("role_swap", "第一回 贾雨村梦幻识通灵 甄士隐风尘怀闺秀") in _changed(got)
     assert all("英莲" not in e.text and "封肃" not in e.text for e in got)
     # the generator's candidates too, attempt after attempt
     for attempt in range(4):
         cand = RulesGenerator(3).generate(COUPLET, "zh", entities, "entity", attempt)
-        assert entity.couplet_halves(cand.summary) == (8, 8), cand.summary
+        assert couplet_halves(cand.summary) == (8, 8), cand.summary
 
 
 @pytest.mark.parametrize("summary,swapped", [

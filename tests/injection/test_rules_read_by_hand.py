@@ -1474,3 +1474,126 @@ def test_sample_reading_4131_a_spouse_agrees_with_its_owner(language, summary, o
                                                               vocabulary=vocabulary))]
     assert not any(broken in m for m in made), made
     assert any(wanted in m for m in made), made
+
+
+def _edits_with(module, summary: str, language: str, entities: list[dict],
+                book: str = "") -> list[str]:
+    """The module's edits of ``summary`` with these entities (``book``: the book's summaries,
+    when the writer's words matter)."""
+    from longnovel.injection.generators.rules.draft import Draft
+    from longnovel.injection.nlp.text import Vocabulary
+
+    vocabulary = None
+    if book:
+        vocabulary = Vocabulary(language == "zh")
+        vocabulary.add(summary + "\n" + book)
+    return [e.hallucinated_span for e in module.edits(Draft(summary, language, entities,
+                                                            vocabulary=vocabulary))]
+
+
+def _entity(name: str, kind: str = "person", gender: str | None = None) -> dict:
+    return {"name": name, "type": kind, "count": 5, **({"gender": gender} if gender else {})}
+
+
+# Enough of a book's summaries for the writer's words to be known (``Vocabulary.enough``).
+_BOOK_EN = "Tom does not go home. Ann does not sleep. " * 30 + " ".join(
+    "z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
+
+
+@pytest.mark.parametrize("summary,entities,broken,wanted", [
+    # "the President" -> "the Rielly": a title after "the", no person's name
+    ("Rielly flies home at once. On Venus he meets the President, who sends him back. "
+     "Kerr laughs.", [_entity("Rielly", gender="m"), _entity("President", gender="m"),
+                      _entity("Kerr", gender="m")], ("the Rielly", "the Kerr"), "Rielly laughs."),
+    # "World War III" -> "Administration III": part of a longer name
+    ("After World War III, people hide underground. The Administration rules the Earth.",
+     [_entity("World War", "org"), _entity("Administration", "org")], ("Administration III",),
+     "The World War rules the Earth."),
+    # "the lady's maid ... she herself" -> "master": a title keeps its gender
+    ("Anna's maid packs the trunk; she herself carries it down. The butler waits.",
+     [_entity(t, "title") for t in ("maid", "master", "nurse", "butler")]
+     + [_entity("Anna", gender="f")], ("Anna's master",), "Anna's nurse packs the trunk"),
+    # "agreed to nurse the boy" -> "to mistress": a verb, not a title
+    ("Mrs. Lane agreed to nurse the boy back to health. The butler leaves.",
+     [_entity(t, "title") for t in ("maid", "master", "nurse", "butler")],
+     ("to maid", "to master", "to butler"), "The master leaves."),
+])
+def test_reading_4535_entity_slots(summary, entities, broken, wanted):
+    """Entity rows of the study and prose corpora, read by hand at seed 4535."""
+    from longnovel.injection.generators.rules import entity
+
+    made = _edits_with(entity, summary, "en", entities)
+    assert not any(b in m for b in broken for m in made), made
+    assert any(wanted in m for m in made), made
+
+
+def test_reading_4535_no_negation_taken_out_of_a_contrast_or_a_description():
+    """"however, it is the real ..." and "books that existed" (study, seed 4535): a "not" in a
+    clause that "however" opens, or in a relative clause, is the writer's contrast or
+    description; taking it out leaves a sentence that argues with itself."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _edits_with(polarity, "The town is quiet; however, it is not the real town. He reads "
+                       "books that did not exist. Kerr is not at home.", "en",
+                       [_entity("Kerr", gender="m")])
+    assert made == ["Kerr is at home."], made
+
+
+def test_reading_4535_no_negation_put_into_a_contrast_a_description_or_a_participle():
+    """The same clauses take no "not" either (else "but ... not" grows in injected
+    summaries), and "Aided by a Martian named Andre" holds no "a Martian did not name"."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity(n, gender=g) for n, g in (("Kerr", "m"), ("Andre", "m"), ("Ann", "f"),
+                                                ("Bob", "m"), ("Tom", "m"))]
+    made = _edits_with(polarity, "Aided by a Martian named Andre, Kerr escapes. Kerr loves Ann, "
+                       "but Ann is cold to him. The guard leaves Kerr, who is rich. Tom does "
+                       "not sleep. Bob goes home.", "en", people, _BOOK_EN)
+    assert not any(w in m for m in made for w in ("did not name", "Ann is not", "is not rich")), \
+        made
+    assert "Bob does not go home." in made, made
+
+
+def test_reading_4535_an_invented_relation_is_kin():
+    """"guest" -> "friend" (prose, seed 4535) invents no tie: only kin stands in."""
+    from longnovel.injection.generators.rules import relation
+
+    made = _edits_with(relation, "Tom welcomes a guest at the inn. His nephew Bob and his friend "
+                       "Al arrive.", "en", [_entity(n, gender="m") for n in ("Tom", "Bob", "Al")])
+    assert not any("a friend at the inn" in m for m in made), made
+    assert "His nephew Bob and his cousin Al arrive." in made, made
+
+
+_COUPLET = "第二十六回　向观察升官哭友　鲍廷玺丧父娶妻"
+
+
+def test_dev_reading_4535_a_couplet_keeps_its_halves_in_every_edit():
+    """向观察升官哭友 -> 向观察被罢官哭友 (dev, seed 4535): a 回目's halves of unequal length. Any
+    type's sentence replacement is refused when it would unbalance them."""
+    from longnovel.injection.generators.rules.draft import Draft
+
+    draft = Draft(_COUPLET, "zh", [])
+    assert draft.replace_sentence(0, _COUPLET.replace("升官", "被罢官"), "outcome") is None
+    kept = draft.replace_sentence(0, _COUPLET.replace("升官", "罢官"), "outcome")
+    assert kept is not None and kept.hallucinated_span.endswith("向观察罢官哭友　鲍廷玺丧父娶妻")
+
+
+def test_dev_reading_4535_no_numeral_or_time_word_changed_inside_an_idiom():
+    """半夜三更 -> 半夜四更 (dev, seed 4535): a set phrase, no count; the count after it is."""
+    from longnovel.injection.generators.rules import number
+
+    made = _edits_with(number, "他半夜三更才回到家里，走了三天。", "zh", [_entity("小满")])
+    assert made and all("半夜三更" in m for m in made), made
+    assert "他半夜三更才回到家里，走了两天。" in made, made
+
+
+def test_dev_reading_4535_the_world_at_large_is_no_place_name():
+    """走江湖 typed 江湖 a place (dev, seed 4535), and a swap put a place's name there."""
+    from longnovel.injection.nlp.zh.entities import zh_tagged
+    from longnovel.injection.nlp.zh.names import place_counts
+
+    text = ("李四闯荡江湖多年，在江湖上有名。"
+            "后来李四离开了江湖，去京师，住在王府里，又到了青州。") * 4
+    places = place_counts(zh_tagged(text), text, 2)
+    assert not {w for w, _ in places} & {"江湖", "京师", "王府"}, places
+    assert ("青州", "place") in places, places

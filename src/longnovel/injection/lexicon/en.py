@@ -28,6 +28,15 @@ EN_TITLES = [
     "sheriff", "mayor", "emperor", "empress", "knight", "abbot", "nun", "teacher", "master",
     "mistress", "servant", "maid", "nurse",
 ]
+# The gender a title names (a title not listed names either): a swap keeps it, so "the lady's
+# maid ... she herself" never becomes "the lady's master ... she herself".
+EN_TITLE_GENDERS = {
+    "king": "m", "prince": "m", "duke": "m", "earl": "m", "baron": "m", "emperor": "m",
+    "knight": "m", "abbot": "m", "priest": "m", "vicar": "m", "rector": "m", "clergyman": "m",
+    "parson": "m", "squire": "m", "butler": "m", "master": "m", "steward": "m",
+    "queen": "f", "princess": "f", "duchess": "f", "countess": "f", "empress": "f", "nun": "f",
+    "housekeeper": "f", "governess": "f", "mistress": "f", "maid": "f", "nurse": "f",
+}
 EN_KINSHIP = [
     "father", "mother", "brother", "sister", "son", "daughter", "husband", "wife", "uncle",
     "aunt", "cousin", "nephew", "niece", "grandfather", "grandmother", "grandson",

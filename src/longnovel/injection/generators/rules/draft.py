@@ -20,6 +20,33 @@ PRONOUN_GENDER = {"he": "m", "him": "m", "his": "m", "himself": "m", "she": "f",
                   "hers": "f", "herself": "f", "她": "f", "他": "m"}
 
 
+# A 回目: (第…回) two parallel halves of equal length, apart by a space or a comma.
+_ZH_CHAPTER = re.compile(r"^\s*第[一二三四五六七八九十百千零〇两\d]+[回章节卷]\s*")
+_COUPLET_GAP = re.compile(r"[\s\u3000，,；;]+")
+_COUPLET_SPACE = re.compile(r"[\s\u3000]+")
+CJK_ONLY = re.compile(r"[\u3400-\u9fff]+")
+
+
+def couplet_halves(sentence: str, loose: bool = True) -> tuple[int, int] | None:
+    """The lengths of a couplet's two halves, or None when ``sentence`` is not a couplet.
+    ``loose=False`` takes halves apart by a comma only after a 第…回 marker: a sentence of
+    two clauses of one length (卜大顺从渡口逃走，被周大有揪了回来) is no couplet."""
+    chapter = _ZH_CHAPTER.match(sentence)
+    body = sentence[chapter.end():] if chapter else sentence
+    gap = _COUPLET_GAP if loose or chapter else _COUPLET_SPACE
+    halves = [h for h in gap.split(body.strip().rstrip("。！？!?.")) if h]
+    if len(halves) != 2 or not all(CJK_ONLY.fullmatch(h) for h in halves):
+        return None
+    a, b = len(halves[0]), len(halves[1])
+    return (a, b) if a == b >= 4 else None
+
+
+def keeps_couplet(old: str, new: str, loose: bool = True) -> bool:
+    """A couplet stays a couplet of the same halves' lengths (a sentence that is none: True)."""
+    halves = couplet_halves(old, loose)
+    return halves is None or couplet_halves(new, loose) == halves
+
+
 @dataclass
 class Draft:
     """A summary split into sentences, with the window's entities, ready for rule edits."""
@@ -125,10 +152,13 @@ class Draft:
         return [list(zh_words(s)) for s in self.sentences]
 
     def replace_sentence(self, index: int, new: str, subtype: str) -> Edit | None:
-        """An edit replacing sentence ``index`` by ``new`` (None when nothing changes)."""
+        """An edit replacing sentence ``index`` by ``new`` (None when nothing changes, or when
+        a couplet's halves would no longer be of one length)."""
         old = self.sentences[index]
         if new == old or not new.strip():
             return None
+        if self.zh and not keeps_couplet(old, new, loose=False):
+            return None  # 向观察升官哭友 -> 向观察被罢官哭友: a couplet of unequal halves
         start, end = self.spans[index]
         return Edit(subtype, start, end, new, old, new)
 

@@ -17,9 +17,11 @@ from itertools import pairwise
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.choice import digest
 from longnovel.injection.generators.rules.draft import (
+    CJK_ONLY,
     PRONOUN_GENDER,
     Draft,
     find_names,
+    keeps_couplet,
     splice,
     split_opener,
 )
@@ -27,6 +29,7 @@ from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_KINSHIP,
     EN_MALE_RELATIONS,
+    EN_TITLE_GENDERS,
     EN_TITLES,
 )
 from longnovel.injection.lexicon.zh import (
@@ -35,6 +38,7 @@ from longnovel.injection.lexicon.zh import (
     ZH_PLACE_SUFFIXES,
     ZH_SURNAME_TITLES,
     ZH_SURNAMES,
+    ZH_TITLE_GENDERS,
     ZH_TITLES,
 )
 from longnovel.injection.nlp import inflect
@@ -161,7 +165,7 @@ def _pronoun_for(sentence: str, end: int, gender: str, after_opener: bool, zh: b
     "she" after an opener) or possessive ("His" for "Carton's"); None where the name stands
     in an apposition ("Carton, the lawyer,") or before anything but a verb or a noun."""
     if zh:
-        return ("他" if gender == "m" else "她") if _CJK_ONLY.match(sentence[end:end + 1]) \
+        return ("他" if gender == "m" else "她") if CJK_ONLY.match(sentence[end:end + 1]) \
             else None
     follow = sentence[end:]
     if follow[:2] in ("'s", "’s"):
@@ -477,28 +481,6 @@ def _replace(draft: Draft, index: int, new: str, subtype: str) -> Edit | None:
     return draft.replace_sentence(index, new, subtype)
 
 
-# A 回目: (第…回) two parallel halves of equal length, apart by a space or a comma.
-_ZH_CHAPTER = re.compile(r"^\s*第[一二三四五六七八九十百千零〇两\d]+[回章节卷]\s*")
-_COUPLET_GAP = re.compile(r"[\s\u3000，,；;]+")
-_CJK_ONLY = re.compile(r"[\u3400-\u9fff]+")
-
-
-def couplet_halves(sentence: str) -> tuple[int, int] | None:
-    """The lengths of a couplet's two halves, or None when ``sentence`` is not a couplet."""
-    body = _ZH_CHAPTER.sub("", sentence).strip().rstrip("。！？!?.")
-    halves = [h for h in _COUPLET_GAP.split(body) if h]
-    if len(halves) != 2 or not all(_CJK_ONLY.fullmatch(h) for h in halves):
-        return None
-    a, b = len(halves[0]), len(halves[1])
-    return (a, b) if a == b >= 4 else None
-
-
-def keeps_couplet(old: str, new: str) -> bool:
-    """A couplet stays a couplet of the same halves' lengths (a sentence that is none: True)."""
-    halves = couplet_halves(old)
-    return halves is None or couplet_halves(new) == halves
-
-
 def mismatch_edits(draft: Draft) -> list[Edit]:
     """Replace a place, organization or title by another of the same kind from the book;
     when the summary names none, replace a character by another character of the book."""
@@ -518,10 +500,15 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
             if not draft.zh and inside_longer_name(sentence, start, end):
                 continue
-            if kind == "person" and not draft.zh and re.search(r"\b[Aa]n?\s+$", sentence[:start]):
-                continue  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon"
-            later = _later_pronoun_gender(sentence, end, draft.zh) if kind == "person" \
-                else None
+            if kind == "person" and not draft.zh and \
+                    re.search(r"\b(?:[Aa]n?|[Tt]he)\s+$", sentence[:start]):
+                continue  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon";
+                # "the President of Venus": a title, not "the Rielly"
+            if kind == "title" and not draft.zh and name.islower() and \
+                    not _EN_DETERMINED.search(sentence[:start]):
+                continue  # "agreed to nurse the boy": a verb, not the title "nurse"
+            later = _later_pronoun_gender(sentence, end, draft.zh) \
+                if kind in ("person", "title") else None
             if kind == "place" and not draft.zh and _derived_word_in(sentence, name, start, end):
                 continue  # "flew to Venus ..., arrived in a Venusian bar": told twice
             if kind == "place" and not draft.zh and " " in name and \
@@ -531,7 +518,9 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
             for other in _stand_ins(draft, kind, name, names, present):
                 if repeats_a_name(sentence, other, draft.zh):
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
-                if later and draft.gender_of(name) in (None, later) and \
+                if kind == "title" and not _title_keeps_gender(name, other, later, draft.zh):
+                    continue  # "the lady's maid ... she herself": no "master"
+                if kind == "person" and later and draft.gender_of(name) in (None, later) and \
                         draft.gender_of(other) != later:
                     continue  # "Ann tells them he has decided to stay": who is "he"?
                 if kind == "place" and not draft.zh and not _preposition_fits(
@@ -543,6 +532,24 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 if edit:
                     out.append(edit)
     return out
+
+
+# Before a lower-case title: a determiner or an owner, perhaps an adjective between ("the old
+# nurse", "the lady's maid"); a title with none of them may be a verb ("to nurse the boy").
+_EN_DETERMINED = re.compile(
+    r"(?:\b(?:the|a|an|his|her|their|its|my|your|our|this|that|every|each|one|no)"
+    r"|[\w-]+['’]s)\s+(?:(?!to\b)[a-z][\w-]*\s+)?$", re.IGNORECASE)
+
+
+def _title_gender(title: str, zh: bool) -> str | None:
+    return (ZH_TITLE_GENDERS if zh else EN_TITLE_GENDERS).get(title if zh else title.lower())
+
+
+def _title_keeps_gender(old: str, new: str, later: str | None, zh: bool) -> bool:
+    """Does ``new`` name the gender that ``old`` names, or else the one of the first pronoun
+    after it (either when neither tells)?"""
+    wanted = _title_gender(old, zh) or later
+    return wanted is None or _title_gender(new, zh) in (None, wanted)
 
 
 def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: set[str]
@@ -658,7 +665,7 @@ def inside_longer_name(sentence: str, start: int, end: int) -> bool:
     "Lanternwick Insurance Office", "Jory" in "Jory Fenwick")? Replacing that part alone
     makes a name nobody bears. A capitalized word opening the sentence or an honorific
     before it does not count; one joined to it by "and" or "of" does ("Bank and Trust
-    Company")."""
+    Company"); so does a Roman numeral after it ("War" in "World War III")."""
     if re.search(r"[A-Z][\w'’-]*\s+(?:and|&|of|de|von|van)\s+$", sentence[:start]):
         return True  # "Trust Company" in "Taft National Bank and Trust Company"
     before = re.search(r"([A-Z][\w'’-]*)\s+$", sentence[:start])
@@ -667,4 +674,4 @@ def inside_longer_name(sentence: str, start: int, end: int) -> bool:
         opens = not head.strip(" \"“‘(") or re.search(r"[.!?:;][\s\"“‘(]*$", head)
         if not opens and word not in HONORIFICS and word + "." not in HONORIFICS:
             return True
-    return bool(re.match(r"\s+(?:of\s+)?[A-Z][a-z]", sentence[end:]))
+    return bool(re.match(r"\s+(?:of\s+)?[A-Z][a-z]|\s+[IVXL]+\b", sentence[end:]))

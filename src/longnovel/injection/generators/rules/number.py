@@ -27,7 +27,9 @@ from longnovel.injection.nlp.numerals import (
     int_to_en_words,
     year_to_cn,
 )
+from longnovel.injection.nlp.script import to_simplified
 from longnovel.injection.nlp.text import match_case, word_change
+from longnovel.injection.nlp.zh.segment import is_idiom
 
 _ZH_MEASURES = ("个", "年", "岁", "天", "月", "名", "位", "次", "匹", "只", "本", "封", "座", "间",
                 "把", "条", "件", "头", "枚", "元", "块", "里", "人", "日", "夜", "小时", "分钟",
@@ -129,8 +131,10 @@ def writer_uses(draft: Draft, word: str) -> bool:
 def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
     for m in _ZH_NUMBER.finditer(sentence):
-        if _zh_vague(sentence, m):
-            continue
+        if _zh_vague(sentence, m) or (len(m.group(1)) == 1
+                                      and _in_zh_idiom(sentence, m.start(1), m.end(1))):
+            continue  # 半夜三更, 三心二意 (a set phrase's numeral is one character: 一百零八,
+            # also in jieba's dictionary, is a count)
         # 六月十六夜里: a day of the month, whatever follows it
         unit = "日" if m.start() and sentence[m.start() - 1] == "月" else m.group(2)
         subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else "quantity"
@@ -138,10 +142,20 @@ def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
     for word, news in _ZH_TIME_WORDS.items():
         for m in re.finditer(word, sentence):
+            if _in_zh_idiom(sentence, m.start(), m.end()):
+                continue  # 半夜三更 is no 中午三更
             for new in news:
                 if writer_uses(draft, new) and new not in sentence:
                     out.append(("time", splice(sentence, m.start(), m.end(), new)))
     return out
+
+
+def _in_zh_idiom(sentence: str, start: int, end: int) -> bool:
+    """Is ``sentence[start:end]`` inside a four-character set phrase of jieba's dictionary
+    (半夜三更 -> 半夜四更 breaks the phrase and changes no fact)?"""
+    text = to_simplified(sentence)
+    return any(is_idiom(text[i : i + 4])
+               for i in range(max(0, end - 4), min(start, len(text) - 4) + 1))
 
 
 def _zh_vague(sentence: str, m: re.Match) -> bool:

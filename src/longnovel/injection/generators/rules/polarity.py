@@ -394,7 +394,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             return True  # "takes a nap ... until the night": "not ... until" is a delay
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at])) \
-            or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at])
+            or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at]) \
+            or bool(_EN_BUT_BEFORE.search(sentence[:at]))  # "but is loved": no "but is not"
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()) or _EN_AS_CLAUSE.search(sentence[m.end():]):
@@ -459,7 +460,7 @@ _EN_UNTIL_AFTER = re.compile(_UNTIL_AFTER)
 # A name after a preposition is no subject: "the advice of Nestor followed" is a passive
 # without its "was", not "Nestor followed".
 _EN_AFTER_PREPOSITION = re.compile(r"\b(?:of|by|to|with|from|for|upon|on|in|at|against|about|"
-                                   r"into|than)\s+$")
+                                   r"into|than)\s+(?:(?:a|an|the)\s+)?$")
 # An outcome told as reached in the end ("At last, ... he is prevailed upon to leave", "at
 # length the advice of Nestor followed"): its denial reads against those words.
 _EN_AT_LAST = re.compile(r"(?i)\b(?:at last|at length|finally|eventually|in the end|"
@@ -675,9 +676,13 @@ def _affirmable(sentence: str, start: int, end: int) -> bool:
 _EN_NOT_BUT = re.compile(r",\s+(?:just|only|simply|merely|rather)\b|^[^;]*?\bbut\s+(?:rather|"
                          r"that|those|the|a|an|his|her|their|its|to|in|on|at|for|by|with|from|"
                          r"of)\b")
-# a negation in the clause "but" opens, up to two words after it ("but is not loved", "but
-# he does not")
-_EN_BUT_BEFORE = re.compile(r"(?i)\bbut\s+(?:[\w'’]+\s+){0,2}$")
+# A verb in the clause that "but", "however" or "yet" opens, up to two words after it (and
+# after a clause set off by commas: "but, as it turns out, he is not"), or one that a relative
+# pronoun opens ("books that did not exist", "a man who is not"): the writer's own contrast or
+# description, so its "not" is neither taken out ("however, it is the real") nor put in (the
+# "but ... not" a writer uses would grow in injected summaries).
+_EN_BUT_BEFORE = re.compile(r"(?i)(?:\b(?:but|however|yet)(?:\s*,[^,;.]*,)?\s*,?\s+"
+                            r"(?:[\w'’]+\s+){0,2}|\b(?:that|which|who)\s+)$")
 
 
 _EN_CONCESSION = re.compile(rf"\b(?:{_CONCESSIVE})\s[^,;:.]*$")

@@ -48,7 +48,7 @@ def edits(draft: Draft) -> list[Edit]:
     out = []
     for subtype, table in zip(("replace", "invent"), tables, strict=True):
         surnames = frozenset() if draft.zh else _surnames(draft)
-        out += [edit for edit in word_edits(draft, _stand_ins(draft, table), subtype,
+        out += [edit for edit in word_edits(draft, _stand_ins(draft, table, subtype), subtype,
                                             en_adapt=lambda *a, s=surnames: _fit(*a, s),
                                             zh_skip=_zh_title)
                 if _believable(draft, edit) and _in_balance(draft, edit)]
@@ -177,12 +177,15 @@ def _near_generation(a: str, b: str, zh: bool, same: bool = True) -> bool:
     return ga == gb if same else abs(ga - gb) <= 1
 
 
-def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]]:
+def _stand_ins(draft: Draft, table: dict[str, list[str]], subtype: str
+               ) -> dict[str, list[str]]:
     """The table with each word's replacements drawn from relation words the summary itself
     uses elsewhere, when it uses any (a swap between the writer's own words leaves no new
     word behind); else from those the book's summaries use (``draft.vocabulary``) or that the
     window names as kin (its kinship and title entities); else, where the book's summaries
-    are not known well enough to tell, the table's own replacements."""
+    are not known well enough to tell, the table's own replacements. An ``invent`` turns an
+    acquaintance into kin, so only kin stands in there (a "guest" who becomes a "friend", a
+    知己 who becomes a 好友, is no invented tie: read by hand, seed 4535)."""
     own = _relation_words(draft, lambda w: _in_summary(draft, w))
     known = draft.vocabulary is not None and draft.vocabulary.enough
     books = {e["name"] for e in draft.entities if e["type"] in ("kinship", "title")}
@@ -191,10 +194,21 @@ def _stand_ins(draft: Draft, table: dict[str, list[str]]) -> dict[str, list[str]
     out = {}
     for word, replacements in table.items():
         def fits(w: str, word=word) -> bool:
-            return _fits(word, w, draft.zh)
+            return _fits(word, w, draft.zh) and (subtype != "invent" or _is_kin(w, draft.zh))
         out[word] = [w for w in own if fits(w)] or [w for w in in_book if fits(w)] or (
             [] if known else [w for w in replacements if fits(w)])
     return out
+
+
+def _is_kin(word: str, zh: bool) -> bool:
+    """Does ``word`` name kin: a word of a generation, or one the invent table gives?"""
+    return generation(word, zh) is not None or word in _invented_kin(zh)
+
+
+@cache
+def _invented_kin(zh: bool) -> frozenset[str]:
+    table = ZH_RELATION_INVENT if zh else EN_RELATION_INVENT
+    return frozenset(w for words in table.values() for w in words)
 
 
 @cache

@@ -39,6 +39,12 @@ def tagged_words(sentence: str) -> tuple[tuple[str, str], ...]:
     return tuple((t.word, t.flag) for t in pseg.cut(sentence))
 
 
+def is_idiom(text: str) -> bool:
+    """Is ``text`` (simplified) a four-character entry of jieba's dictionary: a set phrase
+    such as 半夜三更 or 三心二意, whose numerals and time words are no facts to change?"""
+    return len(text) == 4 and bool(_jieba().dt.FREQ.get(text))
+
+
 def warm() -> None:
     """Load jieba's dictionary, the segmenter and the tagger now (forked workers then inherit
     them)."""
