@@ -42,6 +42,21 @@ def test_a_capitalized_word_without_person_evidence_is_no_person():
     assert "Keeper" not in got  # the text writes "keeper" too: a word, used to address her
 
 
+def test_names_across_line_breaks_and_a_plays_speaker_labels():
+    """The prose corpus's Clarissa writes dialogue as a play ("Capt.   Had Colonel Morden been
+    here ..."), and wrapped e-texts break a line after "Mr.": extraction crashed on both (the
+    name, its words joined by one space, was looked up in the text as written). A speaker
+    label is no part of a name."""
+    text = ("Lovelace came in.\n\nCapt.   Had Colonel Morden been here, Lovelace said, he "
+            "would have seen it.\n\nCol.   Would you?\n\nCapt.   Forgive me, said Lovelace. "
+            "Then he left, and Mr.\n    Belford said he was tired. Belford slept. Colonel "
+            "Morden said nothing.")
+    got = _typed(text)
+    assert got["Lovelace"] == ("person", 3) and got["Colonel Morden"][0] == "person"
+    assert got["Belford"][0] == "person"
+    assert not [name for name in got if name.startswith(("Capt", "Col."))], got
+
+
 def test_person_evidence_kinds():
     text = ("Jory walked to the quay. Jory turned back. Jory looked at Orrin and then left. "
             "Milo's hands shook. Milo's voice broke. His mother Nan came in. Nan wept. "

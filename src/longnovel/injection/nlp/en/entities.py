@@ -122,8 +122,11 @@ _KIN_OR_TITLE = frozenset(EN_KINSHIP) | frozenset(EN_TITLES) | EN_MALE_RELATIONS
 _HONORIFIC = "|".join(re.escape(h) for h in sorted(HONORIFICS, key=len, reverse=True))
 _CAP_WORD = r"[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)*"
 _POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
+# An honorific joins the name after it across one space or a line break (with the next
+# line's indent), not across a run of spaces: "Capt.   Had Colonel Morden ..." is a play's
+# speaker label before a line of dialogue, no "Capt. Had".
 _EN_SPAN = re.compile(
-    rf"(?:(?:{_HONORIFIC})\s+)?{_CAP_WORD}{_POSSESSIVE}?"
+    rf"(?:(?:{_HONORIFIC})(?:[ \t]|[ \t]*\r?\n\s*))?{_CAP_WORD}{_POSSESSIVE}?"
     rf"(?:\s+(?:of\s+|de\s+|van\s+)?{_CAP_WORD}{_POSSESSIVE}?)*"
 )
 _ORDINAL = re.compile(
@@ -185,7 +188,9 @@ def _collect(text: str) -> dict[str, _Seen]:
                 name = _trim_stopwords(piece)
                 if not name:
                     continue
-                offset += piece.index(name)
+                # (the name's words are joined by one space: "Capt.   Had" in a play's speaker
+                # line is "Capt. Had", found where the piece has its spaces)
+                offset += re.search(r"\s+".join(map(re.escape, name.split())), piece).start()
                 s = seen[name]
                 s.count += 1
                 if not _starts_sentence(text, start, offset):
