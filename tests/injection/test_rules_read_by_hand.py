@@ -1597,3 +1597,60 @@ def test_dev_reading_4535_the_world_at_large_is_no_place_name():
     places = place_counts(zh_tagged(text), text, 2)
     assert not {w for w, _ in places} & {"江湖", "京师", "王府"}, places
     assert ("青州", "place") in places, places
+
+
+def test_diff_reading_a_title_of_either_gender_asserts_none():
+    """老掌柜 -> 老太太 and 老掌柜 -> 老公子 (sample): a swap gave the old shopkeeper a gender
+    and a youth the text denies. A title that names neither gender takes one that names
+    neither, and no title of the young follows 老."""
+    from longnovel.injection.generators.rules import entity
+
+    titles = [_entity(t, "title") for t in ("掌柜", "太太", "公子", "知县")]
+    made = _edits_with(entity, "秦四说，腊月十四老掌柜是自己爬上大梁的。", "zh",
+                       titles + [_entity("秦四")])
+    assert not any(w in m for m in made for w in ("老太太", "老公子")), made
+    assert "秦四说，腊月十四老知县是自己爬上大梁的。" in made, made
+
+
+def test_diff_reading_a_kind_written_with_an_article_is_no_stand_in():
+    """"it's Gus Doran on the other end" -> "it's Earthman" (study): the summary writes "an
+    Earthman", a kind, not a person's name."""
+    from longnovel.injection.generators.rules import entity
+
+    people = [_entity(n, gender=g) for n, g in (("Gus Doran", "m"), ("Earthman", "m"),
+                                                ("Walter", "m"), ("Peri", "f"))]
+    made = _edits_with(entity, "Peri answers the visiphone and sees it is Gus Doran. Gus asks "
+                       "Walter about his life as an Earthman on Mars.", "en", people)
+    assert not any("is Earthman" in m for m in made), made
+    assert any("it is Walter." in m for m in made), made
+
+
+def test_diff_reading_a_state_is_denied_not_said_never_to_happen():
+    """"she never knows that the stranger ... is the real Gabe Lockard" (study): "never" before
+    a verb of a state reads wrong; a writer who writes "never" still gets it before a deed."""
+    from longnovel.injection.generators.rules import polarity
+
+    book = "Tom never goes home. Ann never sleeps. Tom does not eat. " * 30 + _BOOK_EN[-2000:]
+    made = _edits_with(polarity, "Tom never sleeps. Ann knows that the stranger is Gabe. Gabe "
+                       "leaves the house.", "en",
+                       [_entity(n) for n in ("Tom", "Ann", "Gabe")], book)
+    assert not any("never know" in m for m in made), made
+    assert "Gabe never leaves the house." in made, made
+
+
+def test_diff_reading_no_swap_inside_a_longer_chinese_name():
+    """广武山 -> 广王府, then 广常州 (dev): jieba splits 广|武山, so 武山 was typed a place and
+    swapped alone; 少夫人 -> 少先生, 少大人 -> 少先生: a young lady's or master's form of
+    address is no title to swap."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.nlp.zh.entities import zh_tagged
+    from longnovel.injection.nlp.zh.names import place_counts
+
+    text = ("萧云仙来到广武山。他在广武山上看雪。"
+            "广武山下有常州来的客人，回常州去了。后来又到了常州。") * 2
+    places = {w for w, _ in place_counts(zh_tagged(text), text, 2)}
+    assert "武山" not in places and "常州" in places, places
+    titles = [_entity(t, "title") for t in ("夫人", "大人", "先生", "知县")]
+    made = _edits_with(entity, "少夫人拜佛到西湖。先生来了。", "zh", titles)
+    assert not any("少先生" in m or "少知县" in m for m in made), made
+    assert "知县来了。" in made, made

@@ -390,6 +390,9 @@ EN_REACTION_STATES = ("offended", "upset", "angry", "angered", "furious", "outra
 EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "notice", "learn",
                               "discover", "think", "believe", "understand", "remember", "hear",
                               "feel", "say", "tell", "seem", "appear"})
+# States (lemmas) that are denied, not said never to happen: "she never knows that ..." reads
+# wrong where "she does not know that ..." reads right.
+EN_STATE_VERBS = frozenset({"know", "believe", "understand", "think", "seem", "appear"})
 # What befalls someone rather than what they do (lemmas): no one "fails to" or "refuses to"
 # step into a mixer by accident, fall, or faint ("he fails to step into a concrete mixer").
 EN_INVOLUNTARY_VERBS = frozenset({"step", "fall", "trip", "slip", "stumble", "faint", "collapse",

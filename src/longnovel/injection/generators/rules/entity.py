@@ -40,6 +40,7 @@ from longnovel.injection.lexicon.zh import (
     ZH_SURNAMES,
     ZH_TITLE_GENDERS,
     ZH_TITLES,
+    ZH_YOUNG_TITLES,
 )
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.en.entities import HONORIFICS
@@ -342,13 +343,15 @@ def _a_word_of_address(name: str, zh: bool) -> bool:
 
 
 def _titled(draft: Draft, name: str) -> bool:
-    """Does the writer put "the" before ``name`` more often than not (this summary and the
-    book's others)? Then it is a title or a kind ("the Lord High Executioner", "the Regime"),
+    """Does the writer put "the" or "a" before ``name`` more often than not (this summary and
+    the book's others)? Then it is a title or a kind ("the Lord High Executioner", "the Regime",
+    "an Earthman"),
     not a name to put where a name or a pronoun was ("When Lord High Executioner wakes up",
     "before Regime greets them"). en; a name the summaries never write is no title."""
     if draft.zh:
         return False
-    with_the, bare = draft.memo(("the_counts", name), lambda: _the_counts(draft.book_texts, name))
+    with_the, bare = draft.memo(("a_the_counts", name),
+                                lambda: _the_counts(draft.book_texts, name, r"[Tt]he|[Aa]n?"))
     return with_the > bare
 
 
@@ -358,13 +361,13 @@ def _no_name_to_put_in(draft: Draft, name: str) -> bool:
     return _a_word_of_address(name, draft.zh) or _titled(draft, name)
 
 
-def _the_counts(texts, name: str) -> tuple[int, int]:
-    """How often ``texts`` write ``name`` after "the", and without it (en; a bare use inside
-    a longer name, "Bar" in "the Greywater Bar", is neither)."""
+def _the_counts(texts, name: str, articles: str = "[Tt]he") -> tuple[int, int]:
+    """How often ``texts`` write ``name`` after "the" (or ``articles``), and without it (en; a
+    bare use inside a longer name, "Bar" in "the Greywater Bar", is neither)."""
     with_the = bare = 0
     for text in texts:
         for m in re.finditer(rf"(?<![\w.]){re.escape(name)}\b", text):
-            if re.search(r"\b[Tt]he\s+$", text[: m.start()]):
+            if re.search(rf"\b(?:{articles})\s+$", text[: m.start()]):
                 with_the += 1
             elif not inside_longer_name(text, m.start(), m.end()):
                 bare += 1
@@ -500,6 +503,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
             if not draft.zh and inside_longer_name(sentence, start, end):
                 continue
+            if kind == "title" and draft.zh and sentence[start - 1 : start] == "少":
+                continue  # 少夫人, 少大人: how a son's wife or a son is called, no 少先生
             if kind == "person" and not draft.zh and \
                     re.search(r"\b(?:[Aa]n?|[Tt]he)\s+$", sentence[:start]):
                 continue  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon";
@@ -520,6 +525,9 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                     continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
                 if kind == "title" and not _title_keeps_gender(name, other, later, draft.zh):
                     continue  # "the lady's maid ... she herself": no "master"
+                if kind == "title" and draft.zh and sentence[start - 1 : start] == "老" and \
+                        other in ZH_YOUNG_TITLES:
+                    continue  # 老掌柜 is no 老公子
                 if kind == "person" and later and draft.gender_of(name) in (None, later) and \
                         draft.gender_of(other) != later:
                     continue  # "Ann tells them he has decided to stay": who is "he"?
@@ -547,9 +555,11 @@ def _title_gender(title: str, zh: bool) -> str | None:
 
 def _title_keeps_gender(old: str, new: str, later: str | None, zh: bool) -> bool:
     """Does ``new`` name the gender that ``old`` names, or else the one of the first pronoun
-    after it (either when neither tells)?"""
+    after it (and none when neither tells)?"""
     wanted = _title_gender(old, zh) or later
-    return wanted is None or _title_gender(new, zh) in (None, wanted)
+    if wanted is None:  # a title of either gender takes one of either: 老掌柜 may be a man
+        return _title_gender(new, zh) is None  # (no 老太太), "the captain ... her" a woman
+    return _title_gender(new, zh) in (None, wanted)
 
 
 def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: set[str]

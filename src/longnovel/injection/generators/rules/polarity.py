@@ -21,6 +21,7 @@ from longnovel.injection.lexicon.en import (
     EN_KNOWING_VERBS,
     EN_NEGATED_AUXILIARIES,
     EN_NEVER_SKIP,
+    EN_STATE_VERBS,
     EN_STOPWORDS,
 )
 from longnovel.injection.lexicon.zh import ZH_MODALS, ZH_NEGATED_WORDS, ZH_VERB_HEADS
@@ -436,7 +437,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             supported = _do_support(m.group(2), style, sentence) if does_support else None
             if supported:  # "Ralph makes" -> "Ralph does not make", as summaries write it
                 out.append(splice(sentence, m.start(2), m.end(2), supported))
-            if writes_never:
+            if writes_never and verb_lemma(m.group(2)) not in EN_STATE_VERBS:
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
                 if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):

@@ -117,9 +117,24 @@ def place_counts(tagged: list[tuple[str, str]], text: str, min_count: int) -> Co
     out: Counter = Counter()
     for word, n in found.items():
         kind = _place_kind(word, text)
-        if kind and n >= min_count:
+        if kind and n >= min_count and not _tail_of_a_longer_name(word, text):
             out[(word, kind)] = n
     return out
+
+
+# Characters a place name follows that are no part of it (到临川府, 在松岭, 往东京).
+_BEFORE_A_PLACE = frozenset("在到去往回从至入出上下进由经过向朝于了的和与及同自离奔赴住是")
+
+
+def _tail_of_a_longer_name(word: str, text: str) -> bool:
+    """Is ``word`` the end of a longer name that jieba split (广|武山: 武山 follows 广 nearly
+    every time)? Then swapping it leaves a name nobody bears (广常州)."""
+    positions = occurrences(text, word)
+    befores = Counter(text[p - 1] for p in positions if p > 0)
+    if not befores or len(positions) < 2:
+        return False
+    char, n = befores.most_common(1)[0]
+    return n >= 0.8 * len(positions) and bool(_CJK.match(char)) and char not in _BEFORE_A_PLACE
 
 
 # --- text statistics ---------------------------------------------------------------------------
