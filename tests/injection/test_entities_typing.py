@@ -57,6 +57,14 @@ def test_names_across_line_breaks_and_a_plays_speaker_labels():
     assert not [name for name in got if name.startswith(("Capt", "Col."))], got
 
 
+def test_a_name_with_a_capital_inside_is_one_name():
+    """"Danny is confused" -> "Mc is confused" (study): "McGill" was read as "Mc" and "Gill"."""
+    got = _typed("McGill said he was tired. Danny looked at McGill. McGill laughed and Danny "
+                 "said no. O'Brien said so. Danny asked O'Brien.")
+    assert got["McGill"] == ("person", 3) and got["O'Brien"][0] == "person"
+    assert not {"Mc", "Gill", "Brien"} & set(got), got
+
+
 def test_person_evidence_kinds():
     text = ("Jory walked to the quay. Jory turned back. Jory looked at Orrin and then left. "
             "Milo's hands shook. Milo's voice broke. His mother Nan came in. Nan wept. "

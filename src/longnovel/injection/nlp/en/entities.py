@@ -120,7 +120,8 @@ _KIN_OR_TITLE = frozenset(EN_KINSHIP) | frozenset(EN_TITLES) | EN_MALE_RELATIONS
     | EN_FEMALE_RELATIONS | {"old", "young", "little", "poor", "dear"}
 
 _HONORIFIC = "|".join(re.escape(h) for h in sorted(HONORIFICS, key=len, reverse=True))
-_CAP_WORD = r"[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)*"
+# (McGill, MacDonald, O'Brien are one word: "Mc" alone had become a person)
+_CAP_WORD = r"(?:Ma?c|O['’])?[A-Z][a-zà-ÿ]+(?:-[A-Z][a-zà-ÿ]+)*"
 _POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
 # An honorific joins the name after it across one space or a line break (with the next
 # line's indent), not across a run of spaces: "Capt.   Had Colonel Morden ..." is a play's
