@@ -1654,3 +1654,34 @@ def test_diff_reading_no_swap_inside_a_longer_chinese_name():
     made = _edits_with(entity, "少夫人拜佛到西湖。先生来了。", "zh", titles)
     assert not any("少先生" in m or "少知县" in m for m in made), made
     assert "知县来了。" in made, made
+
+
+@pytest.mark.parametrize("state", [
+    "Between the properties of these two companies stretches a vast desert known as the "
+    "Baldric, which is home to a bird-like species.",
+    "The lieutenant's name is Rourke, and he asks why Whonk is so anxious to board the ship.",
+])
+def test_reading_4636_a_scene_or_a_name_has_no_place_in_time(state):
+    """Study rows at seed 4636: a desert that stretches between two companies moved after
+    Grannie Annie's plans, and "Later, the lieutenant's name is Rourke"."""
+    event = "Later, as Retief smokes in his cabin, he tries to remember the saying."
+    assert offered(state + " " + event, "temporal", STUDY_PEOPLE) == []
+    assert offered("Whonk runs to the shipyard and hides there. " + event, "temporal",
+                   STUDY_PEOPLE)  # two events still swap
+
+
+def test_reading_4636_a_letters_head_has_no_place_in_time():
+    """"Lovelace promises compliance ... Clarissa to Miss Howe, (Miss Howe's last not
+    received.)" (prose, seed 4636): a letter's writer and reader moved after its content."""
+    made = offered("Clarissa to Miss Howe, (Miss Howe's last not received.) Lovelace promises "
+                   "compliance, in every article, with her pleasure.", "temporal")
+    assert made == [], made
+
+
+def test_reading_4636_what_a_till_clause_waits_for_is_no_event_to_change():
+    """"She relies on Mrs. Howe's protection till her cousin Morden turns back" (prose): the
+    clause presupposes the arrival it waits for."""
+    made = offered("She relies on Mrs. Howe's protection till her cousin Morden arrives. "
+                   "Lovelace arrives at the inn.", "event")
+    assert not any("Morden turns back" in m or "Morden fails" in m for m in made), made
+    assert any(m.startswith("Lovelace") for m in made), made

@@ -218,7 +218,8 @@ def _only_verb(word: str) -> bool:
 # read to him before he dies", "watches them leave as he dies", "As Dobbin dies, Willard
 # lifts him to see the stars one last time").
 _SUBORDINATE = re.compile(r"(?:\b(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]pon|[Bb]efore|"
-                          r"[Uu]ntil|[Ii]f|[Ss]ince|[Ww]henever)|\b[Aa]s (?:he|she|they|it|we|I)"
+                          r"[Uu]ntil|[Tt]ill|[Ii]f|[Ss]ince|[Ww]henever)"
+                          r"|\b[Aa]s (?:he|she|they|it|we|I)"
                           r"|^\W*As (?!(?:well|soon|long|much|many|far|if|though|a result)\b))"
                           r"\b[^,;]*$")
 

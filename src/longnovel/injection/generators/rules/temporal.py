@@ -134,6 +134,8 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
         return False
     if zh:
         return True
+    if _EN_LETTER_HEADER.match(sentence):
+        return False  # "Clarissa to Miss Howe, (Miss Howe's last not received.)": who writes
     if _a_state(sentence):
         return False  # "The logs were so heavy that ...": true before and after, no time
     words = re.findall(r"[A-Za-z]{2,}", sentence)
@@ -146,7 +148,16 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
 # A subject and a form of "be" whose complement is no verb: a state ("were so heavy", "is
 # furious", "was perhaps the symbiote"), not a passive or a progressive ("is attacked", "was
 # running"), which tell events.
-_EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([a-z]+)")
+_EN_BE_COMPLEMENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were)(?: not)? ([A-Za-z]+)")
+# The head of a letter in an epistolary novel's contents, alone in its sentence ("Clarissa to
+# Miss Howe.", "Lovelace to Belford, (in answer to ...)"): a writer and a reader, no event.
+_EN_LETTER_HEADER = re.compile(r"^(?:[A-Z][\w.'’-]*\s+){1,3}to\s+(?:[A-Z][\w.'’-]*\s*){1,3}"
+                               r"[.,]?\s*(?:\([^)]*\)\.?)?\s*$")
+# A scene set out, not an event: a place, then the verb and what is there ("Between the
+# properties of these two companies stretches a vast desert", "Beyond the hills lies ...").
+_EN_SCENE = re.compile(r"^(?:Between|Beyond|Across|Around|Above|Below|Beneath|Behind|Inside|"
+                       r"Outside|Along|Among|Near|Over|Under|Here|There)\b[^,.;]*?\b"
+                       r"(?:stretch|lie|stand|sit|rise|run|extend|live|dwell|grow|hang)(?:e?s)?\b")
 
 
 # A rule, a possibility or what would be ("The city must be kept a secret", "The machine
@@ -161,12 +172,14 @@ _EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|m
 
 def _a_state(sentence: str) -> bool:
     body = split_opener(sentence, False)[1]
-    if _EN_NO_EVENT.match(body):
+    if _EN_NO_EVENT.match(body) or _EN_SCENE.match(body):
         return True
     m = _EN_BE_COMPLEMENT.match(body)
     if not m:
         return False
     word = m.group(1)
+    if word[0].isupper():
+        return True  # "The lieutenant's name is Rourke": who someone is, at no time
     lemma = inflect.verb_lemma(word)
     return lemma is None or lemma == word or word in ("being", "been")
 
