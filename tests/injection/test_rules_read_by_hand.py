@@ -1685,3 +1685,40 @@ def test_reading_4636_what_a_till_clause_waits_for_is_no_event_to_change():
                    "Lovelace arrives at the inn.", "event")
     assert not any("Morden turns back" in m or "Morden fails" in m for m in made), made
     assert any(m.startswith("Lovelace") for m in made), made
+
+
+def test_readers_4636_an_outcome_word_comes_in_about_as_often_as_it_goes_out():
+    """Study readers at seed 4636 read event/outcome pairs at 0.69-0.85: "agrees"/"accepts" ->
+    "refuses" came in eight times, "refuses" went out three. An outcome edit is thinned as
+    relation edits are: a stand-in the writer seldom writes (twice against forty) comes in
+    seldom."""
+    from longnovel.injection.generators.rules import event
+
+    filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
+    summaries = [f"Tom{c} agrees to go with the guard." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+
+    def refusals(book: str) -> int:
+        return sum(any("refuses to go" in m for m in _edits_with(event, s, "en", [], book))
+                   for s in summaries)
+
+    rare = refusals("Ann agrees to stay. " * 40 + "Bob refuses to stay. " * 2 + filler)
+    common = refusals("Ann agrees to stay. Bob refuses to stay. " * 40 + filler)
+    assert common == len(summaries) and rare <= len(summaries) // 3, (rare, common)
+
+
+def test_readers_4636_a_pronoun_made_a_name_opens_its_sentence_where_it_can():
+    """A name made a pronoun always opens its sentence; 14 of 16 pronouns made names did not
+    (study, seed 4636), so the injected summary of a pair was the one with more sentences
+    opening on a pronoun (pair reader 0.94). Where both are offered, the opening one is kept."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n, gender="m") for n in ("Retief", "Lemuel", "Hoshick")]
+    people.append(_entity("Kerr", gender="m"))
+    draft = Draft("Hoshick and Kerr wait at the gate. He asks Retief who he spies for and "
+                  "threatens him. Lemuel leaves.", "en", people)
+    offered_all = {e.hallucinated_span for e in entity.edits(draft) if e.subtype == "pronoun"}
+    assert any("threatens Lemuel" in m for m in offered_all), offered_all
+    made = {e.hallucinated_span for e in entity.preferred(draft, entity.edits(draft))
+            if e.subtype == "pronoun"}
+    assert made and all(m.startswith("Lemuel asks") for m in made), made
