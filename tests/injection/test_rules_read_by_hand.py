@@ -1687,22 +1687,28 @@ def test_reading_4636_what_a_till_clause_waits_for_is_no_event_to_change():
     assert any(m.startswith("Lovelace") for m in made), made
 
 
-def test_readers_4636_an_outcome_word_comes_in_about_as_often_as_it_goes_out():
+@pytest.mark.parametrize("sentence,old,new", [
+    ("agrees to go with the guard", "agrees to stay", "refuses to"),  # outcome
+    ("writes to her mother", "writes to her sister", "visits"),  # verb
+])
+def test_readers_4636_an_event_word_comes_in_about_as_often_as_it_goes_out(sentence, old, new):
     """Study readers at seed 4636 read event/outcome pairs at 0.69-0.85: "agrees"/"accepts" ->
-    "refuses" came in eight times, "refuses" went out three. An outcome edit is thinned as
-    relation edits are: a stand-in the writer seldom writes (twice against forty) comes in
-    seldom."""
+    "refuses" came in eight times, "refuses" went out three; in the prose corpus "writes to"
+    -> "visits" came in nine times, never back (event pairs read 0.23-0.28, reversed). Event
+    edits are thinned as relation edits are: a stand-in the writer seldom writes (twice
+    against forty) comes in seldom."""
     from longnovel.injection.generators.rules import event
 
     filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
-    summaries = [f"Tom{c} agrees to go with the guard." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+    summaries = [f"Tom{c} {sentence}." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+    stand_in = f"Bob {new} her sister. "
 
-    def refusals(book: str) -> int:
-        return sum(any("refuses to go" in m for m in _edits_with(event, s, "en", [], book))
+    def count(book: str) -> int:
+        return sum(any(f"{new} " in m for m in _edits_with(event, s, "en", [], book))
                    for s in summaries)
 
-    rare = refusals("Ann agrees to stay. " * 40 + "Bob refuses to stay. " * 2 + filler)
-    common = refusals("Ann agrees to stay. Bob refuses to stay. " * 40 + filler)
+    rare = count(f"Ann {old}. " * 40 + stand_in * 2 + filler)
+    common = count(f"Ann {old}. {stand_in}" * 40 + filler)
     assert common == len(summaries) and rare <= len(summaries) // 3, (rare, common)
 
 
