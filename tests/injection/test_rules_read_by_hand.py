@@ -1728,3 +1728,16 @@ def test_readers_4636_a_pronoun_made_a_name_opens_its_sentence_where_it_can():
     made = {e.hallucinated_span for e in entity.preferred(draft, entity.edits(draft))
             if e.subtype == "pronoun"}
     assert made and all(m.startswith("Lemuel asks") for m in made), made
+
+
+def test_sample_reading_4636_no_second_negation_beside_a_denied_verb():
+    """"小满说他不走，不用留在墨坊" and "想让他放了刁五，或者九月初九不去临川府" ->
+    "不想让他放了刁五" (sample, seed 4636): a 不 before a verb already denies something in
+    the sentence, and a second negation beside it makes the sentence argue with itself."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, "小满说他不走，要留在墨坊。"
+                         "账房先生想让他放了刁五，或者九月初九不去临川府。"
+                         "青禾没有去。小满回到了墨坊。", "zh", ("小满", "青禾", "刁五"))
+    assert not any("不用留在" in m or "不想让他" in m for m in made), made
+    assert "小满没有回到墨坊。" in made, made

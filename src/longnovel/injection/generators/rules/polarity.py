@@ -69,6 +69,13 @@ _ZH_NEGATED = ("没有", "没", "未", "不是", "不会", "不能", "不肯", "
 PREFERRED_SUBTYPES = ("affirm",)
 
 
+def _zh_negates_a_verb(tagged) -> bool:
+    """Does a 不 before a verb already deny something in the sentence ("小满说他不走，要留在墨坊"):
+    a second negation beside it ("不用留在墨坊") makes the sentence argue with itself."""
+    return any(word == "不" and flag.startswith("v")
+               for (word, _), (_, flag) in zip(tagged, tagged[1:], strict=False))
+
+
 def _already_negated(sentence: str, zh: bool) -> bool:
     if zh:
         return any(word in sentence for word in _ZH_NEGATED)
@@ -129,7 +136,8 @@ def edits(draft: Draft) -> list[Edit]:
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
-        if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")):
+        if _already_negated(sentence, draft.zh) or sentence.rstrip(" \"”’'").endswith(("?", "？")) \
+                or (draft.zh and _zh_negates_a_verb(tagged)):
             changes = [c for c in changes if c[0] != "negate"]  # nor a question: "Does he not"
         if not draft.zh and confirmed_later(sentence):
             changes = []  # "Butch commands them to attack, and they do": the echo says it did
