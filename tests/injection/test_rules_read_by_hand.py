@@ -1741,3 +1741,19 @@ def test_sample_reading_4636_no_second_negation_beside_a_denied_verb():
                          "青禾没有去。小满回到了墨坊。", "zh", ("小满", "青禾", "刁五"))
     assert not any("不用留在" in m or "不想让他" in m for m in made), made
     assert "小满没有回到墨坊。" in made, made
+
+
+def test_sample_reading_4636_thanks_go_to_a_person_not_to_a_persons_thing():
+    """"Some townspeople thanked Hesper's new wheel" (sample, seed 4636): a name's possessive
+    opens no person object."""
+    made = offered("Some townspeople blamed Hesper's new wheel. Clarissa blamed Lovelace for "
+                   "it.", "event")
+    assert not any("thanked Hesper's" in m for m in made), made
+    assert "Clarissa thanked Lovelace for it." in made, made
+
+
+def test_sample_reading_4636_in_exchange_points_back():
+    """"In exchange, Jory ordered the wheel ..." moved ahead of what it was in exchange for."""
+    made = offered("Crale paid his debt to the moneylender. In exchange, Jory ordered the new "
+                   "wheel and fitted it.", "temporal")
+    assert made == [], made

@@ -117,7 +117,9 @@ def _person_follows(rest: str) -> bool:
     if first.lower() in ("him", "them", "me", "us", "everyone", "everybody"):
         return True
     if first[:1].isupper() and first.lower() not in ("the", "a", "an", "his", "her", "their"):
-        return True
+        # a name, but not a name's thing: "blamed Hesper's new wheel" is no "thanked" it
+        return not re.match(r"[\w-]+['’]s?$", first) or (
+            second.rstrip("s") in {w.rstrip("s") for w in _PERSON_NOUNS})
     return first.lower() in ("the", "a", "an", "his", "her", "their", "my", "our", "its") \
         and second.rstrip("s") in {w.rstrip("s") for w in _PERSON_NOUNS}
 
