@@ -1757,3 +1757,27 @@ def test_sample_reading_4636_in_exchange_points_back():
     made = offered("Crale paid his debt to the moneylender. In exchange, Jory ordered the new "
                    "wheel and fitted it.", "temporal")
     assert made == [], made
+
+
+def test_readers_4636_a_known_writer_gets_no_preference_for_taking_stand_ins_out():
+    """With the writer's words known, the thinning balances the flow; preferring edits that
+    take a stand-in out as well had the sample's 离开 -> 回到 come in 8 times against 3 (event
+    pairs read 0.32-0.40, reversed). A writer too little known keeps the preference."""
+    from longnovel.injection.generators.rules import event
+    from longnovel.injection.generators.rules.draft import Draft
+    from longnovel.injection.nlp.text import Vocabulary
+
+    summary = "Tom agrees to go with the guard. Ann refuses to stay at the inn."
+    filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
+    known = Vocabulary(zh=False)
+    known.add("Ann agrees to stay. Bob refuses to stay. " * 40 + filler)
+    little = Vocabulary(zh=False)
+    little.add("Ann agrees to stay. Bob refuses to stay.")
+
+    def chosen(vocabulary) -> set[str]:
+        draft = Draft(summary, "en", [], vocabulary=vocabulary)
+        return {e.hallucinated_span for e in event.preferred(draft, event.edits(draft))}
+
+    assert any(s.startswith("Tom refuses") for s in chosen(known)), chosen(known)
+    assert any(s.startswith("Ann agrees") for s in chosen(known)), chosen(known)
+    assert not any(s.startswith("Tom") for s in chosen(little)), chosen(little)
