@@ -1687,31 +1687,6 @@ def test_reading_4636_what_a_till_clause_waits_for_is_no_event_to_change():
     assert any(m.startswith("Lovelace") for m in made), made
 
 
-@pytest.mark.parametrize("sentence,old,new", [
-    ("agrees to go with the guard", "agrees to stay", "refuses to"),  # outcome
-    ("writes to her mother", "writes to her sister", "visits"),  # verb
-])
-def test_readers_4636_an_event_word_comes_in_about_as_often_as_it_goes_out(sentence, old, new):
-    """Study readers at seed 4636 read event/outcome pairs at 0.69-0.85: "agrees"/"accepts" ->
-    "refuses" came in eight times, "refuses" went out three; in the prose corpus "writes to"
-    -> "visits" came in nine times, never back (event pairs read 0.23-0.28, reversed). Event
-    edits are thinned as relation edits are: a stand-in the writer seldom writes (twice
-    against forty) comes in seldom."""
-    from longnovel.injection.generators.rules import event
-
-    filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
-    summaries = [f"Tom{c} {sentence}." for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
-    stand_in = f"Bob {new} her sister. "
-
-    def count(book: str) -> int:
-        return sum(any(f"{new} " in m for m in _edits_with(event, s, "en", [], book))
-                   for s in summaries)
-
-    rare = count(f"Ann {old}. " * 40 + stand_in * 2 + filler)
-    common = count(f"Ann {old}. {stand_in}" * 40 + filler)
-    assert common == len(summaries) and rare <= len(summaries) // 3, (rare, common)
-
-
 def test_readers_4636_a_pronoun_made_a_name_opens_its_sentence_where_it_can():
     """A name made a pronoun always opens its sentence; 14 of 16 pronouns made names did not
     (study, seed 4636), so the injected summary of a pair was the one with more sentences
@@ -1757,27 +1732,3 @@ def test_sample_reading_4636_in_exchange_points_back():
     made = offered("Crale paid his debt to the moneylender. In exchange, Jory ordered the new "
                    "wheel and fitted it.", "temporal")
     assert made == [], made
-
-
-def test_readers_4636_a_known_writer_gets_no_preference_for_taking_stand_ins_out():
-    """With the writer's words known, the thinning balances the flow; preferring edits that
-    take a stand-in out as well had the sample's 离开 -> 回到 come in 8 times against 3 (event
-    pairs read 0.32-0.40, reversed). A writer too little known keeps the preference."""
-    from longnovel.injection.generators.rules import event
-    from longnovel.injection.generators.rules.draft import Draft
-    from longnovel.injection.nlp.text import Vocabulary
-
-    summary = "Tom agrees to go with the guard. Ann refuses to stay at the inn."
-    filler = " ".join("z" + a + b for a in "abcdefghijklmnopq" for b in "abcdefghijklmnopqrstu")
-    known = Vocabulary(zh=False)
-    known.add("Ann agrees to stay. Bob refuses to stay. " * 40 + filler)
-    little = Vocabulary(zh=False)
-    little.add("Ann agrees to stay. Bob refuses to stay.")
-
-    def chosen(vocabulary) -> set[str]:
-        draft = Draft(summary, "en", [], vocabulary=vocabulary)
-        return {e.hallucinated_span for e in event.preferred(draft, event.edits(draft))}
-
-    assert any(s.startswith("Tom refuses") for s in chosen(known)), chosen(known)
-    assert any(s.startswith("Ann agrees") for s in chosen(known)), chosen(known)
-    assert not any(s.startswith("Tom") for s in chosen(little)), chosen(little)

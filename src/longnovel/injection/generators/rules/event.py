@@ -5,10 +5,8 @@ generators: fusing two events honestly needs an understanding of the story."""
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from longnovel.injection.candidate import Edit
-from longnovel.injection.generators.rules import thinning
 from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
@@ -244,51 +242,16 @@ def edits(draft: Draft) -> list[Edit]:
     found = (word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
              + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
     # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
-    return own_words_first(draft, [e for e in found if (e.subtype != "outcome"
-                                   or not gives_its_reason(e.original_span, draft.zh))
-                                   and _in_balance(draft, e)])
-
-
-def _in_balance(draft: Draft, edit: Edit) -> bool:
-    """Is the edit kept in the thinning that makes each event word come in about as often as
-    it goes out (``thinning``)? Left to the places summaries offer, "agrees" or "accepts" ->
-    "refuses" came eight times into the study corpus's rows and "refuses" went out three
-    times (outcome pairs read at 0.69-0.85); in the prose corpus "writes to" -> "visits" nine
-    times and never back (the readers learnt "writes to" as the mark of an original: event
-    pairs read 0.23-0.28, a shortcut the other way)."""
-    if draft.vocabulary is None or not draft.vocabulary.enough:
-        return True  # too little of the writer to judge by: every stand-in
-    removed, added = word_change(edit.original_span, edit.hallucinated_span, draft.zh)
-    if not removed or not added:
-        return True
-    return thinning.kept(draft, removed[0], added[0], _event_lexicon(draft.language),
-                         "event", draft.summary, edit.start, edit.text)
-
-
-@cache
-def _event_lexicon(language: str) -> frozenset[str]:
-    """The words the event rules swap among (an entry's first word: "agrees" of "agrees to")."""
-    tables = (ZH_EVENT_VERBS, ZH_EVENT_OUTCOMES) if language == "zh" else (EN_EVENT_VERBS,
-                                                                           EN_EVENT_OUTCOMES)
-    words = set()
-    for table in tables:
-        for key, news in table.items():
-            for phrase in (key, *([news] if isinstance(news, str) else news)):
-                words.add(phrase if language == "zh" else phrase.split()[0].lower())
-    return frozenset(words)
+    return own_words_first(draft, [e for e in found if e.subtype != "outcome"
+                                   or not gives_its_reason(e.original_span, draft.zh)])
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:
     """The edits the rules choose among: those that take a stand-in out when there are any
     (see ``_takes_out_a_stand_in``), else all; never, from a writer who does not write
     "fail", a "fails to arrive" (the lexicon's words, not the writer's). Here rather than in
-    ``edits``: the LLM generator's places keep them, as its model writes its own words.
-    Where the book's summaries are known well enough, the thinning of ``edits`` balances the
-    words already, and taking stand-ins out first as well tipped the flow the other way (the
-    sample's 离开 -> 回到 8 times, 回到 -> 离开 3; event pairs read 0.32-0.40): no preference
-    there."""
-    known = draft.vocabulary is not None and draft.vocabulary.enough
-    back = [] if known else [edit for edit in edits if _takes_out_a_stand_in(draft, edit)]
+    ``edits``: the LLM generator's places keep them, as its model writes its own words."""
+    back = [edit for edit in edits if _takes_out_a_stand_in(draft, edit)]
     if not draft.zh and not re.search(r"(?i)\bfail", draft.summary):
         # "fails to arrive", from a writer who never writes "fail": the lexicon's words
         edits = [edit for edit in edits if not re.search(r"(?i)\bfail", edit.text)]
