@@ -1732,3 +1732,12 @@ def test_sample_reading_4636_in_exchange_points_back():
     made = offered("Crale paid his debt to the moneylender. In exchange, Jory ordered the new "
                    "wheel and fitted it.", "temporal")
     assert made == [], made
+
+
+def test_sample_reading_4636_no_event_change_in_the_writers_contrast():
+    """"She blamed the clock, but she refused to blame Orrin Vale" -> "but she agreed to blame
+    Orrin Vale" (sample, diff reading): the clause "but" opens is the writer's contrast."""
+    made = offered("She blamed the clock, but she refused to blame Lovelace. Clarissa refused to "
+                   "stay at the inn.", "event")
+    assert not any("but she agreed" in m or "but she offered" in m for m in made), made
+    assert any(m.startswith("Clarissa agreed to stay") for m in made), made
