@@ -510,47 +510,60 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
     for i, sentence in enumerate(draft.sentences):
         present = {n for _, _, n in draft.mentions(i, names)}
         for start, end, name in draft.mentions(i, names):
-            if draft.zh and re.search(r"家$|[这那一][间座个家所]$", sentence[:start]):
-                continue  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
-            if not draft.zh and inside_longer_name(sentence, start, end):
+            if not _swappable_here(draft, kind, sentence, start, end, name):
                 continue
-            if kind == "title" and draft.zh and sentence[start - 1 : start] == "少":
-                continue  # 少夫人, 少大人: how a son's wife or a son is called, no 少先生
-            if kind == "person" and not draft.zh and \
-                    re.search(r"\b(?:[Aa]n?|[Tt]he)\s+$", sentence[:start]):
-                continue  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon";
-                # "the President of Venus": a title, not "the Rielly"
-            if kind == "title" and not draft.zh and name.islower() and \
-                    not _EN_DETERMINED.search(sentence[:start]):
-                continue  # "agreed to nurse the boy": a verb, not the title "nurse"
             later = _later_pronoun_gender(sentence, end, draft.zh) \
                 if kind in ("person", "title") else None
-            if kind == "place" and not draft.zh and _derived_word_in(sentence, name, start, end):
-                continue  # "flew to Venus ..., arrived in a Venusian bar": told twice
-            if kind == "place" and not draft.zh and " " in name and \
-                    name.split()[0] in draft.names("person"):
-                continue  # "they hurry to stop Antlers Park": Antlers is a person, and so is
-                # his full name, whatever its last word
             for other in _stand_ins(draft, kind, name, names, present):
-                if repeats_a_name(sentence, other, draft.zh):
-                    continue  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
-                if kind == "title" and not _title_keeps_gender(name, other, later, draft.zh):
-                    continue  # "the lady's maid ... she herself": no "master"
-                if kind == "title" and draft.zh and sentence[start - 1 : start] == "老" and \
-                        other in ZH_YOUNG_TITLES:
-                    continue  # 老掌柜 is no 老公子
-                if kind == "person" and later and draft.gender_of(name) in (None, later) and \
-                        draft.gender_of(other) != later:
-                    continue  # "Ann tells them he has decided to stay": who is "he"?
-                if kind == "place" and not draft.zh and not _preposition_fits(
-                        draft, sentence[:start], other):
-                    continue  # "arrived on Lunar City": the writer is in Lunar City
-
+                if not _stand_in_fits(draft, kind, sentence, start, name, other, later):
+                    continue
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
                 if edit:
                     out.append(edit)
     return out
+
+
+def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int,
+                    name: str) -> bool:
+    """May the name of ``kind`` at ``sentence[start:end]`` be swapped for another there?"""
+    before = sentence[:start]
+    if draft.zh:
+        if re.search(r"家$|[这那一][间座个家所]$", before):
+            return False  # 顾家墨坊, 这间墨坊: a kind of place, not a place name to swap
+        return not (kind == "title" and before.endswith("少"))  # 少夫人, 少大人: how a son's
+        # wife or a son is called, no 少先生
+    if inside_longer_name(sentence, start, end):
+        return False
+    if kind == "person" and re.search(r"\b(?:[Aa]n?|[Tt]he)\s+$", before):
+        return False  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon"; "the
+        # President of Venus": a title, not "the Rielly"
+    if kind == "title" and name.islower() and not _EN_DETERMINED.search(before):
+        return False  # "agreed to nurse the boy": a verb, not the title "nurse"
+    if kind == "place" and _derived_word_in(sentence, name, start, end):
+        return False  # "flew to Venus ..., arrived in a Venusian bar": told twice
+    # "they hurry to stop Antlers Park": Antlers is a person, and so is his full name,
+    # whatever its last word
+    return not (kind == "place" and " " in name and name.split()[0] in draft.names("person"))
+
+
+def _stand_in_fits(draft: Draft, kind: str, sentence: str, start: int, name: str, other: str,
+                   later: str | None) -> bool:
+    """May ``other`` stand in for ``name`` at ``start`` (``later``: the gender of the first
+    pronoun after the name)?"""
+    if repeats_a_name(sentence, other, draft.zh):
+        return False  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
+    if kind == "title" and not _title_keeps_gender(name, other, later, draft.zh):
+        return False  # "the lady's maid ... she herself": no "master"
+    if kind == "title" and draft.zh and sentence[:start].endswith("老") and \
+            other in ZH_YOUNG_TITLES:
+        return False  # 老掌柜 is no 老公子
+    if kind == "person" and later and draft.gender_of(name) in (None, later) and \
+            draft.gender_of(other) != later:
+        return False  # "Ann tells them he has decided to stay": who is "he"?
+    # "arrived on Lunar City": the writer is in Lunar City
+    return not (kind == "place" and not draft.zh
+                and not _preposition_fits(draft, sentence[:start], other))
 
 
 # Before a lower-case title: a determiner or an owner, perhaps an adjective between ("the old
