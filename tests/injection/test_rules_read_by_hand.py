@@ -1741,3 +1741,36 @@ def test_sample_reading_4636_no_event_change_in_the_writers_contrast():
                    "stay at the inn.", "event")
     assert not any("but she agreed" in m or "but she offered" in m for m in made), made
     assert any(m.startswith("Clarissa agreed to stay") for m in made), made
+
+
+def test_reading_4737_no_role_swap_under_a_pronoun_that_may_be_one_of_the_two():
+    """"He grows webs ..., but Barry still comes to visit him after having avoided Dorothy"
+    (study, seed 4737): "he" was Barry, who now visits himself (the row's entities took
+    Dorothy for a man, which the pronoun rule alone would not catch)."""
+    people = [_entity("Barry", gender="m"), _entity("Dorothy", gender="m"),
+              _entity("Tom", gender="m")]
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    draft = Draft("He starts to develop gills, but Dorothy still comes to visit him after "
+                  "having avoided Barry. Tom thanks Barry for the fish.", "en", people)
+    made = [e.hallucinated_span for e in entity.role_swap_edits(draft)]
+    assert not any("but Barry still comes" in m for m in made), made
+    assert "Barry thanks Tom for the fish." in made, made
+
+
+def test_reading_4737_no_not_taken_out_of_a_purpose():
+    """"instructs them to be quiet on the ship so they attract attention" (study, 4737)."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _edits_with(polarity, "He tells them to be quiet so they do not attract attention. "
+                       "Kerr is not at home.", "en", [_entity("Kerr", gender="m")])
+    assert made == ["Kerr is at home."], made
+
+
+def test_reading_4737_what_gives_something_back_goes_after_its_loss():
+    """"Suddenly, the general gives Andy back his job" moved ahead of "The Colonel forces Andy
+    out of office" (study, 4737)."""
+    made = offered("The Colonel forces Andy out of office. Suddenly, the general walks in and "
+                   "gives Andy back his job.", "temporal", STUDY_PEOPLE)
+    assert made == [], made

@@ -446,6 +446,9 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
             elif not draft.zh and (inside_longer_name(sentence, a0, a1)
                                    or inside_longer_name(sentence, b0, b1)):
                 continue
+            elif _pronoun_before_could_be(draft, sentence, a0, a, b):
+                continue  # "He grows gills, but Dorothy visits him after avoiding Barry":
+                # he is Barry, who would visit himself
             elif _named_again(sentence, (a0, a1), (b0, b1), draft.zh) or not draft.zh and (
                     re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:a0])
                     or re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:b0])):
@@ -456,6 +459,16 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 if edit:
                     out.append(edit)
     return out
+
+
+def _pronoun_before_could_be(draft: Draft, sentence: str, at: int, a: str, b: str) -> bool:
+    """Is there a personal pronoun before ``at`` that may be ``a`` or ``b`` (its gender is
+    one of theirs, or one of them has none known)? Swapping the two then leaves one of them
+    acting on the pronoun that is himself."""
+    pattern = _PRONOUN_ZH if draft.zh else _ANY_PRONOUN_EN
+    genders = {PRONOUN_GENDER[m.group().lower()] for m in pattern.finditer(sentence[:at])}
+    known = {draft.gender_of(a), draft.gender_of(b)}
+    return bool(genders) and (None in known or bool(genders & known))
 
 
 def _named_again(sentence: str, a: tuple[int, int], b: tuple[int, int], zh: bool) -> bool:

@@ -674,9 +674,15 @@ def _affirmable(sentence: str, start: int, end: int) -> bool:
     contrast ("not his fault, but that of his fortune"; "loves a widow lady, but is not loved
     by her": without the "not", "but" sets nothing against what it opens)."""
     return not _EN_NEGATION_BOUND.search(sentence[end:]) and \
+        not _EN_PURPOSE_BEFORE.search(sentence[:start]) and \
         not _EN_CONCESSION.search(sentence[:end]) and \
         not _EN_NOT_BUT.search(sentence[end:]) and \
         not _EN_BUT_BEFORE.search(sentence[:start])
+
+
+# A purpose ("be quiet so they do not attract attention", "so that he does not"): without its
+# "not" it undoes what the sentence sets out to do.
+_EN_PURPOSE_BEFORE = re.compile(r"(?i)\bso(?: that)?\s+(?:[\w'’]+\s+){1,2}$")
 
 
 # "not A, just B" or "not A but B": the rest of a contrast the negation opens ("They do not

@@ -308,7 +308,10 @@ def _same_paragraph(draft: Draft, i: int) -> bool:
 
 
 _EN_AGAIN = re.compile(r"(?i)\b(?:again|once more|anew|a second time|no longer|any more|"
-                       r"anymore|later)\b")
+                       r"anymore|later)\b"
+                       # "gives Andy back his job": he had lost it first
+                       r"|\b(?:gives?|gave|gets?|got|takes?|took|brings?|brought|wins?|won)"
+                       r"\s+(?:\w+\s+)?back\b")
 
 
 def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
