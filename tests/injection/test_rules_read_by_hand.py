@@ -1329,17 +1329,10 @@ def test_zh_a_meeting_stays_ahead_of_what_happened_at_it():
 
 def _module_edits(module, summary: str, language: str, names: tuple[str, ...],
                   book: str = "") -> list[str]:
-    """The module's edits of ``summary`` (``book``: the book's summaries, when given)."""
-    from longnovel.injection.generators.rules.draft import Draft
-    from longnovel.injection.nlp.text import Vocabulary
-
-    vocabulary = None
-    if book:
-        vocabulary = Vocabulary(language == "zh")
-        vocabulary.add(summary + "\n" + book)
+    """The module's edits of ``summary``, the window's people ``names`` (``book``: the book's
+    summaries, when given)."""
     people = [{"name": n, "type": "person", "count": 3} for n in names]
-    return [e.hallucinated_span for e in module.edits(Draft(summary, language, people,
-                                                            vocabulary=vocabulary))]
+    return _edits_with(module, summary, language, people, book)
 
 
 def test_sample_reading_3828_no_negation_inside_a_name():
@@ -1676,6 +1669,9 @@ def test_reading_4636_a_letters_head_has_no_place_in_time():
     made = offered("Clarissa to Miss Howe, (Miss Howe's last not received.) Lovelace promises "
                    "compliance, in every article, with her pleasure.", "temporal")
     assert made == [], made
+    made = offered("Clarissa writes to Miss Howe. Lovelace promises compliance, in every "
+                   "article, with her pleasure.", "temporal")  # a letter written: an event
+    assert made, made
 
 
 def test_reading_4636_what_a_till_clause_waits_for_is_no_event_to_change():
@@ -1732,6 +1728,8 @@ def test_sample_reading_4636_in_exchange_points_back():
     made = offered("Crale paid his debt to the moneylender. In exchange, Jory ordered the new "
                    "wheel and fitted it.", "temporal")
     assert made == [], made
+    assert offered("Crale paid his debt to the moneylender. Jory ordered the new wheel and "
+                   "fitted it.", "temporal")
 
 
 def test_sample_reading_4636_no_event_change_in_the_writers_contrast():
@@ -1774,3 +1772,5 @@ def test_reading_4737_what_gives_something_back_goes_after_its_loss():
     made = offered("The Colonel forces Andy out of office. Suddenly, the general walks in and "
                    "gives Andy back his job.", "temporal", STUDY_PEOPLE)
     assert made == [], made
+    assert offered("The Colonel forces Andy out of office. Suddenly, the general walks in and "
+                   "gives Andy his news.", "temporal", STUDY_PEOPLE)

@@ -369,6 +369,21 @@ def confirmed_later(rest: str) -> bool:
     return bool(_CONFIRMED_LATER.search(rest))
 
 
+# The verb of a clause that "but", "however" or "yet" opens, up to two words after it (and
+# after a clause set off by commas: "but, as it turns out, he is not").
+_EN_CONTRAST_CLAUSE = re.compile(r"(?i)\b(?:but|however|yet)(?:\s*,[^,;.]*,)?\s*,?\s+"
+                                 r"(?:[\w'’]+\s+){0,2}$")
+
+
+def in_a_contrast(before: str) -> bool:
+    """Does the text ``before`` a word end in the opening of a clause that "but", "however"
+    or "yet" opens? That clause is the writer's own contrast: a negation taken out of it or
+    put into it ("loves a widow lady, but is loved by her"), or an outcome turned over in it
+    ("She blamed the clock, but she agreed to blame Orrin"), leaves "but" setting nothing
+    against anything."""
+    return bool(_EN_CONTRAST_CLAUSE.search(before))
+
+
 _EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|citing|"
                           r"and so|which (?:means|causes|leads)|due to|thanks to|owing to|"
                           r"as a result of)\b|,\s*so\b")

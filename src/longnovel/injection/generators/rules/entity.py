@@ -450,8 +450,8 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 continue  # "He grows gills, but Dorothy visits him after avoiding Barry":
                 # he is Barry, who would visit himself
             elif _named_again(sentence, (a0, a1), (b0, b1), draft.zh) or not draft.zh and (
-                    re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:a0])
-                    or re.search(r"\b(?:[Tt]he|[Aa]n?)\s+$", sentence[:b0])):
+                    _EN_ARTICLE_BEFORE.search(sentence[:a0])
+                    or _EN_ARTICLE_BEFORE.search(sentence[:b0])):
                 continue  # "informs Johnson" after the swap; "the Steel-Blue" -> "the Jon"
             else:
                 new = sentence[:a0] + b + sentence[a1:b0] + a + sentence[b1:]
@@ -459,6 +459,11 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 if edit:
                     out.append(edit)
     return out
+
+
+# An article before a capitalized word: a kind or a title ("a Steel-Blue", "the President"),
+# not a person's name to swap in or out.
+_EN_ARTICLE_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?)\s+$")
 
 
 def _pronoun_before_could_be(draft: Draft, sentence: str, at: int, a: str, b: str) -> bool:
@@ -548,7 +553,7 @@ def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int
         # wife or a son is called, no 少先生
     if inside_longer_name(sentence, start, end):
         return False
-    if kind == "person" and re.search(r"\b(?:[Aa]n?|[Tt]he)\s+$", before):
+    if kind == "person" and _EN_ARTICLE_BEFORE.search(before):
         return False  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon"; "the
         # President of Venus": a title, not "the Rielly"
     if kind == "title" and name.islower() and not _EN_DETERMINED.search(before):

@@ -11,6 +11,7 @@ from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
     gives_its_reason,
+    in_a_contrast,
     own_words_first,
     word_edits,
 )
@@ -226,8 +227,6 @@ _SUBORDINATE = re.compile(r"(?:\b(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]p
                           r"\b[^,;]*$")
 
 
-# The verb of a clause that "but", "yet" or "however" opens (up to two words after it).
-_CONTRAST_BEFORE = re.compile(r"(?i)\b(?:but|yet|however)\s*,?\s+(?:[\w'’]+\s+){0,2}$")
 _ON_ONES_WAY = re.compile(r"\s+(?:[\w'’-]+\s+)?on\s+(?:his|her|their|its|my|your|our)\s+way\b")
 _NO_CHOICE = re.compile(r"(?i)\W*(?:with no (?:other )?choice|having no (?:other )?choice|"
                         r"left (?:with )?no (?:other )?choice|(?:reluctantly|grudgingly|"
@@ -303,9 +302,8 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     captured")."""
     if _SUBORDINATE.search(sentence[:start]):
         return None  # "When he arrives, he heads..." presupposes the event: never "turns back"
-    if _CONTRAST_BEFORE.search(sentence[:start]):
-        return None  # "She blamed the clock, but she refused to blame Orrin": the writer's
-        # contrast, which "but she agreed to blame Orrin" turns into nonsense
+    if in_a_contrast(sentence[:start]):
+        return None  # "She blamed the clock, but she agreed to blame Orrin"
     if _NO_CHOICE.match(sentence):
         return None  # "With no choice, she accepts": never "she refuses"
     if _ON_ONES_WAY.match(sentence[end:]):

@@ -130,9 +130,10 @@ def writer_uses(draft: Draft, word: str) -> bool:
 
 def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[str, str]]:
     out = []
+    simplified = to_simplified(sentence)  # jieba's dictionary is simplified
     for m in _ZH_NUMBER.finditer(sentence):
         if _zh_vague(sentence, m) or (len(m.group(1)) == 1
-                                      and _in_zh_idiom(sentence, m.start(1), m.end(1))):
+                                      and _in_zh_idiom(simplified, m.start(1), m.end(1))):
             continue  # 半夜三更, 三心二意 (a set phrase's numeral is one character: 一百零八,
             # also in jieba's dictionary, is a count)
         # 六月十六夜里: a day of the month, whatever follows it
@@ -142,7 +143,7 @@ def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
     for word, news in _ZH_TIME_WORDS.items():
         for m in re.finditer(word, sentence):
-            if _in_zh_idiom(sentence, m.start(), m.end()):
+            if _in_zh_idiom(simplified, m.start(), m.end()):
                 continue  # 半夜三更 is no 中午三更
             for new in news:
                 if writer_uses(draft, new) and new not in sentence:
@@ -150,10 +151,9 @@ def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
     return out
 
 
-def _in_zh_idiom(sentence: str, start: int, end: int) -> bool:
-    """Is ``sentence[start:end]`` inside a four-character set phrase of jieba's dictionary
-    (半夜三更 -> 半夜四更 breaks the phrase and changes no fact)?"""
-    text = to_simplified(sentence)
+def _in_zh_idiom(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` (simplified) inside a four-character set phrase of jieba's
+    dictionary (半夜三更 -> 半夜四更 breaks the phrase and changes no fact)?"""
     return any(is_idiom(text[i : i + 4])
                for i in range(max(0, end - 4), min(start, len(text) - 4) + 1))
 

@@ -13,6 +13,7 @@ from longnovel.injection.generators.rules.draft import (
     confirmed_later,
     find_names,
     gives_its_reason,
+    in_a_contrast,
     splice,
 )
 from longnovel.injection.lexicon.en import (
@@ -404,7 +405,7 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at])) \
             or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at]) \
-            or bool(_EN_BUT_BEFORE.search(sentence[:at]))  # "but is loved": no "but is not"
+            or _in_contrast_or_description(sentence[:at])  # "but is loved": no "but is not"
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()) or _EN_AS_CLAUSE.search(sentence[m.end():]):
@@ -677,7 +678,7 @@ def _affirmable(sentence: str, start: int, end: int) -> bool:
         not _EN_PURPOSE_BEFORE.search(sentence[:start]) and \
         not _EN_CONCESSION.search(sentence[:end]) and \
         not _EN_NOT_BUT.search(sentence[end:]) and \
-        not _EN_BUT_BEFORE.search(sentence[:start])
+        not _in_contrast_or_description(sentence[:start])
 
 
 # A purpose ("be quiet so they do not attract attention", "so that he does not"): without its
@@ -691,13 +692,16 @@ _EN_PURPOSE_BEFORE = re.compile(r"(?i)\bso(?: that)?\s+(?:[\w'’]+\s+){1,2}$")
 _EN_NOT_BUT = re.compile(r",\s+(?:just|only|simply|merely|rather)\b|^[^;]*?\bbut\s+(?:rather|"
                          r"that|those|the|a|an|his|her|their|its|to|in|on|at|for|by|with|from|"
                          r"of)\b")
-# A verb in the clause that "but", "however" or "yet" opens, up to two words after it (and
-# after a clause set off by commas: "but, as it turns out, he is not"), or one that a relative
-# pronoun opens ("books that did not exist", "a man who is not"): the writer's own contrast or
-# description, so its "not" is neither taken out ("however, it is the real") nor put in (the
-# "but ... not" a writer uses would grow in injected summaries).
-_EN_BUT_BEFORE = re.compile(r"(?i)(?:\b(?:but|however|yet)(?:\s*,[^,;.]*,)?\s*,?\s+"
-                            r"(?:[\w'’]+\s+){0,2}|\b(?:that|which|who)\s+)$")
+# A verb that a relative pronoun opens ("books that did not exist", "a man who is not").
+_EN_RELATIVE_BEFORE = re.compile(r"(?i)\b(?:that|which|who)\s+$")
+
+
+def _in_contrast_or_description(before: str) -> bool:
+    """Is the verb after ``before`` in the writer's own contrast (``draft.in_a_contrast``) or
+    description (a relative clause)? Its "not" is then neither taken out ("however, it is the
+    real ISV Terrific", "books that existed") nor put in (the "but ... not" a writer uses
+    would grow in injected summaries)."""
+    return in_a_contrast(before) or bool(_EN_RELATIVE_BEFORE.search(before))
 
 
 _EN_CONCESSION = re.compile(rf"\b(?:{_CONCESSIVE})\s[^,;:.]*$")
