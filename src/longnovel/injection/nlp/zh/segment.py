@@ -5,6 +5,8 @@ loaded with jieba's dictionary finds the dictionary route of each run of Chinese
 jieba's own HMM splits the runs of single characters the dictionary leaves, as ``jieba.cut``
 does. jieba-rs's HMM is not used: its scores differ from jieba's in the last digits, which
 splits near-ties the other way (常在 against 常|在). Without rjieba, ``jieba.cut`` itself.
+Both HMMs (the word splitter's and ``jieba.posseg``'s tagger) are decoded by ``hmm``: jieba's
+models and routes, found faster.
 """
 
 from __future__ import annotations
@@ -33,10 +35,7 @@ def word_spans(text: str) -> list[tuple[int, int]]:
 @lru_cache(maxsize=4096)
 def tagged_words(sentence: str) -> tuple[tuple[str, str], ...]:
     """jieba's (word, tag) pairs of a sentence (cached: every attempt and tier asks again)."""
-    import jieba.posseg as pseg
-
-    _jieba()
-    return tuple((t.word, t.flag) for t in pseg.cut(sentence))
+    return tuple((t.word, t.flag) for t in _tagger().cut(sentence))
 
 
 def is_idiom(text: str) -> bool:
@@ -48,10 +47,8 @@ def is_idiom(text: str) -> bool:
 def warm() -> None:
     """Load jieba's dictionary, the segmenter and the tagger now (forked workers then inherit
     them)."""
-    import jieba.posseg as pseg
-
     _cut()
-    list(pseg.cut("预热"))
+    list(_tagger().cut("预热"))
 
 
 def _jieba():
@@ -60,6 +57,18 @@ def _jieba():
     jieba.setLogLevel(60)
     jieba.dt.check_initialized()
     return jieba
+
+
+@lru_cache(maxsize=1)
+def _tagger():
+    """``jieba.posseg``, its tagger decoded by ``hmm.tagger_viterbi``."""
+    import jieba.posseg as pseg
+
+    from longnovel.injection.nlp.zh import hmm
+
+    _jieba()
+    hmm.install()
+    return pseg
 
 
 @lru_cache(maxsize=1)
@@ -72,21 +81,31 @@ def _cut() -> Callable[[str], Iterable[str]]:
     return _Segmenter(jieba, rjieba).cut
 
 
+def _route_finder(jieba, rjieba, shipped: bool = True):
+    """A jieba-rs segmenter with jieba's dictionary: the one jieba-rs ships (jieba's own
+    dict.txt, every word and frequency, loaded natively in a tenth of the time) while jieba
+    keeps its default; else the dictionary jieba was given, word by word."""
+    if shipped and jieba.dt.dictionary == jieba.DEFAULT_DICT:
+        return rjieba.Jieba()
+    route = rjieba.Jieba.empty()
+    with jieba.dt.get_dict_file() as lines:
+        for line in lines:
+            word, freq, *tag = line.decode("utf-8").split()
+            route.add_word(word, int(freq), tag[0] if tag else None)
+    return route
+
+
 class _Segmenter:
     """``jieba.cut`` (accurate mode, HMM on), the dictionary route taken by jieba-rs."""
 
     def __init__(self, jieba, rjieba):
-        from jieba import finalseg
+        from longnovel.injection.nlp.zh.hmm import hmm_words
 
         self._freq = jieba.dt.FREQ
         self._re_han, self._re_skip = jieba.re_han_default, jieba.re_skip_default
         self._python_cut = jieba.dt.cut
-        self._hmm = lru_cache(maxsize=1 << 16)(lambda run: tuple(finalseg.cut(run)))
-        self._route = rjieba.Jieba.empty()
-        with jieba.dt.get_dict_file() as lines:
-            for line in lines:
-                word, freq, *tag = line.decode("utf-8").split()
-                self._route.add_word(word, int(freq), tag[0] if tag else None)
+        self._hmm = lru_cache(maxsize=1 << 16)(lambda run: tuple(hmm_words(run)))
+        self._route = _route_finder(jieba, rjieba)
 
     def cut(self, text: str) -> list[str]:
         """The words of ``text`` (a list: built in one pass, without a generator per level)."""
