@@ -107,6 +107,29 @@ def test_a_reason_quotes_the_article_passage_the_original_sentence_rests_on():
                             f'rain.", but the article says "{passage}".')
 
 
+def test_a_timeline_reason_quotes_the_articles_own_passages_in_its_order():
+    """Seed 4838's reading: the timeline reason said '(the article: "...")' around the
+    reference summary's sentences, which the article does not contain. It now quotes the
+    article's two passages, the first as the evidence; without them, the reference summary,
+    named as such."""
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    swapped = "Wren stays at home with her mother. Mabry walks to the house in the rain."
+    e = cand(swapped, swapped, EN, "temporal", "swap")
+    article = ARTICLE + " Later Wren stayed at home with her mother and sewed."
+    found = gold(e, "en", ArticleIndex(article, "en"))
+    first = ("Mabry put on her coat and walked to the house through the rain, and the dog "
+             "followed her.")
+    assert found.reason == (f'Timeline error: The summary tells these events in the order '
+                            f'"{swapped}", but the article tells "{first}" first and "Later '
+                            f'Wren stayed at home with her mother and sewed." after it.')
+    assert article[found.evidence_start:found.evidence_end] == found.evidence == first
+    alone = gold(e, "en", ArticleIndex(ARTICLE, "en"))  # the article never tells the second
+    assert alone.reason.endswith(f'(the reference summary: "{EN}").')
+    assert "the article" not in alone.reason
+
+
 def test_a_reason_quotes_nothing_when_no_passage_tells_the_original():
     from longnovel.injection.evidence import ArticleIndex
     from longnovel.injection.reasons import gold

@@ -22,9 +22,24 @@ COLUMNS = {
     "output": pa.string(), "reviewed": pa.bool_(), "review_note": pa.string(),
     "evidence": pa.string(), "evidence_start": pa.int64(), "evidence_end": pa.int64(),
 }
-# what a gold reason attributes to the article
-ARTICLE_QUOTE = {"en": re.compile(r'but the article says "(.*)"\.$', re.S),
-                 "zh": re.compile(r"但原文是“(.*)”。$", re.S)}
+# what a gold reason attributes to the article: a passage, or two in the article's order
+ARTICLE_QUOTE = {"en": re.compile(r'but the article (?:says "(.*)"|tells "(.*)" first and "(.*)" '
+                                  r'after it)\.$', re.S),
+                 "zh": re.compile(r"但原文(?:是“(.*)”|先讲“(.*)”，后讲“(.*)”)。$", re.S)}
+# any quotation after the article is named
+ATTRIBUTED = {"en": re.compile(r'the article[^"]*"'), "zh": re.compile(r"原文[^“]*“")}
+
+
+def article_quotes(reason: str, language: str, changed: str | None = None) -> list[str]:
+    """The quotations ``reason`` attributes to the article; fails the test where the reason
+    names the article before a quotation in any other form (``changed``: the summary's
+    changed text, the reason's first quotation, not searched)."""
+    rest = reason.split(changed, 1)[-1] if changed else reason
+    found = ARTICLE_QUOTE[language].search(reason)
+    if found is None:
+        assert not ATTRIBUTED[language].search(rest), reason
+        return []
+    return [q for q in found.groups() if q is not None]
 TYPES = {"entity", "number", "relation", "polarity", "event", "temporal", "causal", "fabrication"}
 MARKER = {"en": "\n\nSummary:\n", "zh": "\n\n摘要：\n"}
 
@@ -43,9 +58,9 @@ def check_row(row: dict) -> None:
         assert row["article"][row["evidence_start"]:row["evidence_end"]] == row["evidence"]
     else:
         assert row["evidence_start"] == row["evidence_end"] == -1
-    quote = ARTICLE_QUOTE[row["language"]].search(row["reason"])
-    if quote:  # every quote a reason attributes to the article is in the article
-        assert " ".join(quote.group(1).split()) in " ".join(row["article"].split())
+    quotes = article_quotes(row["reason"], row["language"])
+    for quote in quotes:  # every quote a reason attributes to the article is in the article
+        assert " ".join(quote.split()) in " ".join(row["article"].split())
         assert row["source"] == "injection" and row["evidence"]
     expected_prompt = "JSON" if row["language"] == "en" else "JSON 对象"
     assert expected_prompt in row["instruction"] and "0" in row["instruction"]
@@ -128,10 +143,10 @@ def test_every_injection_of_the_default_is_a_true_label_with_a_true_reason(defau
     for row in rows:
         article, language = articles[row["window_id"]], row["language"]
         assert row["reason"]
-        quote = ARTICLE_QUOTE[language].search(row["reason"])
-        if quote:
-            quoted += 1
-            assert " ".join(quote.group(1).split()) in " ".join(article.split()), row["reason"]
+        quotes = article_quotes(row["reason"], language, row["hallucinated_span"].strip())
+        quoted += bool(quotes)
+        for quote in quotes:
+            assert " ".join(quote.split()) in " ".join(article.split()), row["reason"]
         if row["evidence"]:
             assert article[row["evidence_start"]:row["evidence_end"]] == row["evidence"]
         if row["type"] == "fabrication":

@@ -23,18 +23,20 @@ QUOTE_SUPPORT = {"en": 0.4, "zh": 0.3}
 
 _EN = {
     "temporal": 'The summary tells these events in the order "{h}", but they happen the other '
-                'way round ({source}: "{o}").',
+                'way round (the reference summary: "{o}").',
+    "temporal_quoted": 'The summary tells these events in the order "{h}", but the article tells '
+                       '"{e}" first and "{f}" after it.',
     "added": 'The summary adds "{h}", which the article does not tell.',
     "quoted": 'The summary says "{h}", but the article says "{e}".',
     "summary": 'The summary says "{h}", whereas the reference summary says "{o}".',
 }
 _ZH = {
-    "temporal": "摘要将事件叙述为“{h}”，但事件的先后顺序相反（{source}：“{o}”）。",
+    "temporal": "摘要将事件叙述为“{h}”，但事件的先后顺序相反（见参考摘要：“{o}”）。",
+    "temporal_quoted": "摘要将事件叙述为“{h}”，但原文先讲“{e}”，后讲“{f}”。",
     "added": "摘要增加了“{h}”，原文并未讲述。",
     "quoted": "摘要称“{h}”，但原文是“{e}”。",
     "summary": "摘要称“{h}”，而参考摘要是“{o}”。",
 }
-_SOURCE = {"en": ("the article", "the reference summary"), "zh": ("见原文", "见参考摘要")}
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,15 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     templates = _ZH if language == "zh" else _EN
     h, o = candidate.hallucinated_span.strip(), candidate.original_span.strip()
     if candidate.type == "temporal":
-        source = _SOURCE["zh" if language == "zh" else "en"][0 if quoted and _ordered(
-            index, candidate, language) else 1]
-        text = templates["temporal"].format(h=h, o=o, source=source)
+        # the article's own passages, in its order, when it tells both events; a quote of
+        # the reference summary is never attributed to the article
+        order = _article_order(index, candidate, language) if quoted else None
+        if order is not None:
+            passage = order[0]
+            text = templates["temporal_quoted"].format(h=h, e=_one_line(order[0].text),
+                                                       f=_one_line(order[1].text))
+        else:
+            text = templates["temporal"].format(h=h, o=o)
     elif not o:
         text = templates["added"].format(h=h)
     elif quoted:
@@ -93,17 +101,19 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     return Gold(reason, passage.text, passage.start, passage.end)
 
 
-def _ordered(index, candidate: Candidate, language: str) -> bool:
-    """Does the article tell the swapped events in the original's order (each located with
-    enough support, the first one earlier)?"""
+def _article_order(index, candidate: Candidate, language: str):
+    """The article's passages of the first and the last of the swapped events, when it tells
+    both (each located with enough support) in the original's order; else None."""
     span = candidate.original_span
     parts = [span[a:b] for a, b in sentence_spans(span, language) if span[a:b].strip()]
     if len(parts) < 2:
-        return False
+        return None
     found = [index.locate(p) for p in (parts[0], parts[-1])]
     limit = QUOTE_SUPPORT.get(language, 0.4)
-    return all(f is not None and f.support >= limit for f in found) and \
-        found[0].start < found[1].start
+    if all(f is not None and f.support >= limit for f in found) and \
+            found[0].end <= found[1].start:
+        return found[0], found[1]
+    return None
 
 
 def _one_line(text: str) -> str:
