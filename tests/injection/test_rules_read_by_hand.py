@@ -187,7 +187,7 @@ def test_a_relation_word_the_sentence_tells_again_is_not_replaced():
 
 def test_no_negation_taken_out_of_a_concession():
     summary = ("Although beggars are not allowed to wear shoes, Skkiru puts some on anyway. "
-               "Elb does not care, and Molly does not see it.")
+               "Elb does not care, and Molly does not see it. Elb is at the gate.")
     made = offered(summary, "polarity", STUDY_PEOPLE)
     assert made and not any("beggars are allowed" in m for m in made), made
 
@@ -1158,7 +1158,7 @@ READINGS_WITH_CONTROL = [
     # convinced")
     ("He orders a drink; after he downs it, he gets up. Hannah does not wait. Molly is at "
      "home.", "polarity", ("doesn't down", "does not down", "doesn’t down"),
-     "He does not order a drink"),
+     "after he downs it, he does not get up"),
     # seed 3929: an outcome turned over in a concession that gives its reason ("Though he
     # accepts being employed by Brock, citing conflicts of interest, he agrees ...")
     ("Though he refuses being employed by Brock, citing conflicts of interest, he agrees to "
@@ -1774,3 +1774,27 @@ def test_reading_4737_what_gives_something_back_goes_after_its_loss():
     assert made == [], made
     assert offered("The Colonel forces Andy out of office. Suddenly, the general walks in and "
                    "gives Andy his news.", "temporal", STUDY_PEOPLE)
+
+
+def test_no_polarity_change_that_the_sentence_itself_contradicts():
+    """Rows of the 2026-12-07 (fourth session) study reading: "Bruce doesn't remind the crew
+    about the genocide ...: five years ago, he and Doran ... wiped out the entire Venusian
+    community" (the colon spells out what was just denied), "He doesn't order a drink; after he
+    downs it" (nor the semicolon); "the elevator is not working and responds to pressing the
+    button", "If the beasts appear in the photos, they don't exist" (one of the writer's two
+    denials taken out). A plain statement is still negated and a
+    lone denial still taken out."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    made = [e.hallucinated_span for e in polarity.edits(Draft(
+        "Hannah does not wait. Belford reminds the crew about the war: years ago, he fought in "
+        "it. Belford orders a drink; after he downs it, he leaves. The elevator is not working "
+        "and does not respond to the button. If the beasts do not appear in the photos, they "
+        "don't exist. Belford is at the gate. Clarissa is not at home.", "en", PEOPLE))]
+    assert not any(re.search(r"(?:not|n['’]t) remind", m) for m in made), made
+    assert not any(re.search(r"(?:not|n['’]t) order", m) for m in made), made
+    assert not any("is working and" in m or "and responds" in m for m in made), made
+    assert not any("beasts appear" in m or "they exist" in m for m in made), made
+    assert any("Belford is not at the gate" in m for m in made), made
+    assert any("Clarissa is at home" in m for m in made), made

@@ -77,6 +77,25 @@ def _zh_negates_a_verb(tagged) -> bool:
                for (word, _), (_, flag) in zip(tagged, tagged[1:], strict=False))
 
 
+def _argues_with_itself(sentence: str, new: str, start: int, subtype: str, zh: bool) -> bool:
+    """Would the changed sentence contradict itself? A statement that a colon or a semicolon
+    goes on to spell out or build on ("Bruce doesn't remind the crew about the genocide: five
+    years ago, he and Doran ... wiped out the entire Venusian community"; "He doesn't order a
+    drink; after he downs it") is told by what follows; and a negation
+    taken out beside another that stays in the sentence (in Chinese, in the clause) ("the
+    elevator is not working and responds to pressing the button", "If the beasts appear in
+    the photos, they don't exist") breaks the pair the writer built from two denials."""
+    if any(mark in sentence[start:] for mark in ":;：；"):
+        return True
+    if subtype != "affirm":
+        return False
+    if zh:  # a Chinese sentence runs on over its clauses: the clause changed
+        starts = [0] + [m.end() for m in re.finditer("[，,；;]", new) if m.end() <= start]
+        ends = [m.start() for m in re.finditer("[，,；;。！？]", new) if m.start() >= start]
+        new = new[starts[-1]:ends[0] if ends else len(new)]
+    return _already_negated(new, zh)
+
+
 def _already_negated(sentence: str, zh: bool) -> bool:
     if zh:
         return any(word in sentence for word in _ZH_NEGATED)
@@ -149,6 +168,8 @@ def edits(draft: Draft) -> list[Edit]:
             start, end, _ = changed_parts(sentence, new)
             if any(a < end and start < b for a, b, _ in names):
                 continue  # 舅舅周大有的船 is no 周大没有的船: a name is no verb to negate
+            if _argues_with_itself(sentence, new, start, subtype, draft.zh):
+                continue
             if draft.zh and subtype == "negate" and not _zh_kept(draft, sentence, new):
                 continue
             if subtype == "negate" and not draft.zh and (
