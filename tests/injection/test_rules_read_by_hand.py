@@ -351,13 +351,15 @@ def test_an_invented_cause_does_not_name_its_subject_twice():
     assert not any("migraine because Belford" in m for m in made), made
 
 
-def test_sends_and_brings_go_both_ways():
-    """Read in the article-free readers' words: "sends" -> "brings" went one way only, so
-    "brings" marked the injected summaries; "brings" -> "sends" is the way back, and "brings
-    about" keeps its particle."""
-    assert offered("Hannah brings Belford to the doctor.", "event") == [
-        "Hannah sends Belford to the doctor."]
-    assert offered("The storm brings about a change in Belford.", "event") == []
+def test_sending_and_bringing_are_no_change_of_event():
+    """Seed 4838's reading: "POSAT sends Bill ... three identical forms in the mail" ->
+    "brings", a letter "sent" -> "brought": to a reader the same event, and about 41 of three
+    runs' valid event rows. The pair is gone from the lexicon; another event of the same
+    summary still changes."""
+    made = offered("Hannah brings Belford to the doctor, and Molly sends Johnson a letter. "
+                   "Belford accepts the gift.", "event", STUDY_PEOPLE)
+    assert not any("Hannah sends" in m or "Molly brings" in m for m in made), made
+    assert any("Belford refuses the gift" in m for m in made), made
 
 
 def test_a_word_the_writer_writes_in_lower_case_is_no_name():
@@ -560,10 +562,6 @@ NIGHT_READINGS = [
     # eighteenth reading, seed 1503
     ("It is four AM in the morning; suddenly, Belford disappears. Hannah sleeps in the evening.",
      "number", "AM in the evening", PEOPLE),
-    ("He brings with him newspapers from the present day. Belford brings the letter to Hannah.",
-     "event", "sends with him", PEOPLE),
-    ("The creature tells them they will be brought to their place. Belford brings the letter to "
-     "Hannah.", "event", "be sent", PEOPLE),
     ("With no choice, Hannah accepts the offer. Belford accepts the gift.", "event",
      "Hannah refuses", PEOPLE),
     # nineteenth reading, seed 1604
@@ -896,15 +894,12 @@ def test_twenty_ninth_reading_an_outcome_a_later_clause_confirms_stays():
 # thirtieth reading, seed 2716 (the build of 13b6d0a)
 
 
-def test_thirtieth_reading_a_saying_keeps_its_verb_and_teach_needs_a_person():
-    """"sends him on his way" became "brings him on his way"; "learns from the conversation
-    that" became "teaches the conversation that"."""
-    made = offered("Corrigan signs him on for half the normal pay and sends him on his way. "
-                   "Quidley learns from the conversation with Kay that they are leaving. Molly "
-                   "sends Johnson a letter.", "event", STUDY_PEOPLE)
-    assert not any("on his way" in m and "sends him on his way" not in m for m in made), made
+def test_thirtieth_reading_teach_needs_a_person():
+    """"learns from the conversation that" became "teaches the conversation that"."""
+    made = offered("Quidley learns from the conversation with Kay that they are leaving. Molly "
+                   "learns from Johnson.", "event", STUDY_PEOPLE)
     assert not any("teaches the conversation" in m for m in made), made
-    assert any("brings Johnson a letter" in m for m in made), made
+    assert any("Molly teaches Johnson" in m for m in made), made
 
 
 def test_thirtieth_reading_no_sentence_goes_first_that_is_introduced_or_expected_later():
@@ -1798,3 +1793,25 @@ def test_no_polarity_change_that_the_sentence_itself_contradicts():
     assert not any("beasts appear" in m or "they exist" in m for m in made), made
     assert any("Belford is not at the gate" in m for m in made), made
     assert any("Clarissa is at home" in m for m in made), made
+
+
+@pytest.mark.parametrize("summary,language", [
+    ("In this game show, Belford acts as the host. After the show, there is an attack on the "
+     "crew.", "en"),
+    ("Belford starts to strike the warrior. Within seconds, however, Hannah runs to the door.",
+     "en"),
+    ("小满把墨锭包好放进箱子。临走前，韩石把那锭墨交给了青禾。", "zh"),
+    ("小满把墨锭包好放进箱子。三天后，韩石把那锭墨交给了青禾。", "zh"),
+])
+def test_no_swap_puts_first_a_sentence_set_after_another_event(summary, language):
+    """Seed 4838's reading: "After the seemingly innocuous show, there is a racist attack" moved
+    ahead of the show, 临走前 ahead of what came before it: set after an event of its own,
+    the moved sentence still tells the true order. Two plain events still swap."""
+    from longnovel.injection.generators.rules import temporal
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = PEOPLE + [{"name": n, "type": "person", "count": 5} for n in ("小满", "韩石", "青禾")]
+    assert temporal.edits(Draft(summary, language, people)) == []
+    plain = ("小满把墨锭包好放进箱子。韩石把那锭墨交给了青禾。" if language == "zh" else
+             "Belford starts to strike the warrior. Hannah runs to the door.")
+    assert temporal.edits(Draft(plain, language, people)), plain

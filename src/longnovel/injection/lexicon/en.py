@@ -214,7 +214,6 @@ EN_EVENT_VERBS = {
     "confesses to": "lies to", "confessed to": "lied to", "hides": "burns", "hid": "burned",
     "marries": "elopes with", "sings": "weeps", "sang": "wept", "laughs": "weeps",
     "laughed": "wept", "laughs at": "shouts at", "laughed at": "shouted at",
-    "sends": "brings", "sent": "brought",
     "teaches": "learns from", "taught": "learned from", "attacks": "defends",
     "attacked": "defended", "nurses": "abandons", "nursed": "abandoned",
 }
@@ -308,7 +307,7 @@ _EN_VERBS_BACK = {
     "pawned": "sold", "teases": "comforts", "teased": "comforted", "lies to": "confesses to",
     "lied to": "confessed to", "weeps": "laughs", "wept": "laughed", "dines with": "dances with",
     "dined with": "danced with", "learns from": "teaches", "learned from": "taught",
-    "defends": "attacks", "defended": "attacked", "brings": "sends", "brought": "sent",
+    "defends": "attacks", "defended": "attacked",
 }
 _EN_OUTCOMES_BACK = {
     "is detained": "is released", "was detained": "was released", "detains": "releases",

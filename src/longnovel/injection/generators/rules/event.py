@@ -180,14 +180,6 @@ def _complement_fault(sentence: str, start: int, end: int, new: str) -> str | No
         # "has escaped with her honour": no "has been caught with her honour"
     if re.match(rf"\s+{_OBJECT}\s+[a-z]+ing\b", rest):
         return "object and participle"  # "sends him flying" is no "brings him flying"
-    if re.match(rf"\s+(?:{_OBJECT}(?:\s+[a-z]+){{0,2}}\s+)?with\s+(?:him|her|them|me|us)\b",
-                rest) and new_lemma == "send":
-        return "sent along"  # "brings (his men) with him" is no "sends (his men) with him"
-    if {verb_lemma(sentence[start:end].split()[0]), new_lemma} == {"bring", "send"} and \
-            re.search(r"(?i)\b(?:be|is|are|was|were|been|being|get|gets|got)\s+$",
-                      sentence[:start]):
-        return "passive bring and send"  # "will be brought to their place": "be sent" tells
-        # the same
     if re.match(r"\s+after\b", rest):
         return "verb and after"  # "everyone follows after him" is no "avoids after him"
     if re.match(r"\s+(?:upon|on)\s+(?:it|this|that|them)\b", rest):
@@ -227,7 +219,6 @@ _SUBORDINATE = re.compile(r"(?:\b(?:[Ww]hen|[Aa]fter|[Oo]nce|[Aa]s soon as|[Uu]p
                           r"\b[^,;]*$")
 
 
-_ON_ONES_WAY = re.compile(r"\s+(?:[\w'’-]+\s+)?on\s+(?:his|her|their|its|my|your|our)\s+way\b")
 _NO_CHOICE = re.compile(r"(?i)\W*(?:with no (?:other )?choice|having no (?:other )?choice|"
                         r"left (?:with )?no (?:other )?choice|(?:reluctantly|grudgingly|"
                         r"unwillingly),)")
@@ -306,8 +297,6 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "She blamed the clock, but she agreed to blame Orrin"
     if _NO_CHOICE.match(sentence):
         return None  # "With no choice, she accepts": never "she refuses"
-    if _ON_ONES_WAY.match(sentence[end:]):
-        return None  # "sends him on his way" is a saying: no "brings him on his way"
     if confirmed_later(sentence[end:]):
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):

@@ -31,6 +31,12 @@ _MIN_CHARS = {"zh": 6, "en": 20}
 # Openings that lean on the sentence before: pronouns, demonstratives, connectives of time
 # or addition ("It", "This", "Then", "Both", "The latter"), a time told from what came
 # before ("Once outside", "Twenty minutes of riding later").
+# A sentence that opens by setting itself after or before another event ("After the show",
+# "Within seconds", "Once outside", 临走前, 三天后，).
+_ANCHORED = {False: re.compile(r"(?:After|Before|Following|Within|Upon|Shortly after|"
+                               r"Soon after|Right after|Just after|Just before)\b"),
+             True: re.compile(r"[^，,。；]{1,12}?(?:之后|以后|过后|之前|以前|前|后)[，,]|"
+                              r"临[走行别睡终出]")}
 _EN_POINTS_BACK = re.compile(
     r"(?i)(?:he|she|it|they|him|her|his|hers|its|their|them|this|that|these|those|there|"
     r"here|then|later|afterwards|afterward|thereafter|meanwhile|also|still|again|both|such|"
@@ -321,6 +327,9 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
     opener, rest = split_opener(second, draft.zh)
     if points_back(first, draft.zh) or points_back(rest, draft.zh):
         return None
+    if _ANCHORED[draft.zh].match(rest):
+        return None  # "After the seemingly innocuous show, there is a racist attack", 临走前:
+        # set after an event of its own, it tells the true order wherever it stands
     if not draft.zh and _EN_AGAIN.search(rest):
         return None  # "When Alan wakes up again, ...", "tells him later": after what, if it
         # goes first?
