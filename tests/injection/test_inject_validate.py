@@ -130,6 +130,24 @@ def test_a_timeline_reason_quotes_the_articles_own_passages_in_its_order():
     assert "the article" not in alone.reason
 
 
+def test_a_passage_that_shares_only_names_is_no_evidence():
+    """Seed 4838's reading: a letter's heading ("MISS CLARISSA HARLOWE, TO MISS HOWE") quoted
+    as what the article says of a sentence about a prohibition, found by its names alone. A
+    passage that shares a word of what is done is still quoted."""
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    base = "Wren writes to Mabry. Orrin waits."
+    e = cand("Wren writes to Kit. Orrin waits.", "Wren writes to Kit.", "Wren writes to Mabry.",
+             base=base)
+    heading = "WREN TO MABRY. The wind rose at noon. Kit sold three lamps in the market."
+    found = gold(e, "en", ArticleIndex(heading, "en"))
+    assert "the article" not in found.reason and found.evidence == ""
+    told = heading + " That evening Wren writes a long letter to Mabry."
+    found = gold(e, "en", ArticleIndex(told, "en"))
+    assert found.evidence == "That evening Wren writes a long letter to Mabry.", found
+
+
 def test_a_reason_quotes_nothing_when_no_passage_tells_the_original():
     from longnovel.injection.evidence import ArticleIndex
     from longnovel.injection.reasons import gold

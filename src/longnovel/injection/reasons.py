@@ -9,9 +9,11 @@ against the article in seconds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from longnovel.injection.candidate import Candidate
+from longnovel.injection.evidence import content_terms
 from longnovel.injection.nlp.sentences import sentence_spans
 from longnovel.injection.nlp.text import changed_parts
 from longnovel.taxonomy import display_name
@@ -75,7 +77,8 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     (None: no article to look in)."""
     original, _ = changed_sentences(candidate, language)
     passage = index.locate(original) if index is not None and original else None
-    quoted = passage is not None and passage.support >= QUOTE_SUPPORT.get(language, 0.4)
+    quoted = passage is not None and passage.support >= QUOTE_SUPPORT.get(language, 0.4) \
+        and _tells_more_than_names(passage.text, original, language)
     templates = _ZH if language == "zh" else _EN
     h, o = candidate.hallucinated_span.strip(), candidate.original_span.strip()
     if candidate.type == "temporal":
@@ -99,6 +102,22 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     if passage is None or not (quoted or not o):
         return Gold(reason, "", -1, -1)
     return Gold(reason, passage.text, passage.start, passage.end)
+
+
+def _tells_more_than_names(passage: str, sentence: str, language: str) -> bool:
+    """Does ``passage`` share with ``sentence`` a content word that is no name? A rare name
+    weighs enough in the support to make a passage about someone else's doings, or a letter's
+    heading ("MISS CLARISSA HARLOWE, TO MISS HOWE"), the evidence of what the sentence says
+    (seed 4838's reading). en only: a capitalised word is taken for a name."""
+    if language != "en":
+        return True
+    plain = _EN_CAPITALISED.sub(" ", sentence)
+    return bool(set(content_terms(plain, language)) & set(content_terms(passage, language)))
+
+
+# a capitalised word: a name, a heading's word, or a sentence's first word (most often a
+# name or a word of no content)
+_EN_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 
 
 def _article_order(index, candidate: Candidate, language: str):
