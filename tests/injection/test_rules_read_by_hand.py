@@ -1815,3 +1815,20 @@ def test_no_swap_puts_first_a_sentence_set_after_another_event(summary, language
     plain = ("小满把墨锭包好放进箱子。韩石把那锭墨交给了青禾。" if language == "zh" else
              "Belford starts to strike the warrior. Hannah runs to the door.")
     assert temporal.edits(Draft(plain, language, people)), plain
+
+
+def test_a_letters_topics_are_not_swapped_as_events():
+    """Seed 4838's prose reading: an epistolary novel's contents list a letter's topics in
+    sentences with no subject ("Glories in his contrivances. Is passionately in love with
+    Clarissa.", "Has very strong remorses. Paints them in lively colours."): their order is
+    the letter's, no order of events. A name that is also a verb ("Rose waits") is a subject,
+    and plain events still swap."""
+    from longnovel.injection.generators.rules import temporal
+    from longnovel.injection.generators.rules.draft import Draft
+
+    for summary in ("Lovelace to Belford.--Glories in his contrivances. Is passionately in "
+                    "love with Clarissa.",
+                    "Has very strong remorses. Paints them in lively colours."):
+        assert temporal.edits(Draft(summary, "en", PEOPLE)) == [], summary
+    assert temporal.edits(Draft("Rose waits at the gate. Belford rides to the town.", "en",
+                                PEOPLE))
