@@ -1832,3 +1832,24 @@ def test_a_letters_topics_are_not_swapped_as_events():
         assert temporal.edits(Draft(summary, "en", PEOPLE)) == [], summary
     assert temporal.edits(Draft("Rose waits at the gate. Belford rides to the town.", "en",
                                 PEOPLE))
+
+
+def test_no_denial_of_what_a_dash_spells_out_nor_simply_can():
+    """Seed 4838's study reading: "it never shows the violent deaths of many explorers - some
+    being sucked into the gravity of foreign planets" (the dash goes on to describe what was
+    just denied); "Claney says that it simply can be done" ("simply" lives with "cannot").
+    The same sentences without them still change."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    def made(summary):
+        return [e.hallucinated_span for e in polarity.edits(Draft(
+            "Hannah does not wait. Belford is not at home. " + summary, "en", PEOPLE))]
+
+    visits = "Belford visits the homes of many explorers - some live by the sea."
+    assert not any(re.search(r"(?:not|n['’]t|never) visit", m) for m in made(visits))
+    assert any(re.search(r"(?:not|n['’]t|never) visit", m)
+               for m in made(visits.replace(" - some live by the sea", "")))
+    simply = "Belford says that it simply cannot be done."
+    assert not any("can be done" in m for m in made(simply))
+    assert any("can be done" in m for m in made(simply.replace("simply ", "")))

@@ -48,7 +48,7 @@ _CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.
 # Words that only read well under a negation ("told nobody anything", 任何人): dropping the
 # negation leaves them ungrammatical, so such sentences are not affirmed.
 _EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either|"
-                                   r"even|at all)\b|(?<!very )(?<!so )(?<!too )(?<!how )"
+                                   r"even|at all|simply)\b|(?<!very )(?<!so )(?<!too )(?<!how )"
                                    r"(?<!as )(?<!that )\bmuch\b(?! (?:more|less|better|worse|"
                                    r"of|to|as|than)\b)", re.IGNORECASE)
 _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
@@ -77,15 +77,19 @@ def _zh_negates_a_verb(tagged) -> bool:
                for (word, _), (_, flag) in zip(tagged, tagged[1:], strict=False))
 
 
+_ELABORATED = re.compile(r"[:;：；—–]|\s-\s|——")
+
+
 def _argues_with_itself(sentence: str, new: str, start: int, subtype: str, zh: bool) -> bool:
-    """Would the changed sentence contradict itself? A statement that a colon or a semicolon
-    goes on to spell out or build on ("Bruce doesn't remind the crew about the genocide: five
-    years ago, he and Doran ... wiped out the entire Venusian community"; "He doesn't order a
-    drink; after he downs it") is told by what follows; and a negation
+    """Would the changed sentence contradict itself? A statement that a colon, a semicolon or
+    a dash goes on to spell out or build on ("Bruce doesn't remind the crew about the genocide:
+    five years ago, he and Doran ... wiped out the entire Venusian community"; "He doesn't
+    order a drink; after he downs it"; "it never shows the violent deaths of many explorers -
+    some being sucked into ...") is told by what follows; and a negation
     taken out beside another that stays in the sentence (in Chinese, in the clause) ("the
     elevator is not working and responds to pressing the button", "If the beasts appear in
     the photos, they don't exist") breaks the pair the writer built from two denials."""
-    if any(mark in sentence[start:] for mark in ":;：；"):
+    if _ELABORATED.search(sentence[start:]):
         return True
     if subtype != "affirm":
         return False
