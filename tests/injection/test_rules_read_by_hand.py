@@ -1853,3 +1853,27 @@ def test_no_denial_of_what_a_dash_spells_out_nor_simply_can():
     simply = "Belford says that it simply cannot be done."
     assert not any("can be done" in m for m in made(simply))
     assert any("can be done" in m for m in made(simply.replace("simply ", "")))
+
+
+def test_sample_reading_4838_denials_answered_or_set():
+    """Seed 4838's sample reading: "Milo Sandry came to the Mole." before "Thaddeus Vell came
+    instead" (a denial the next sentence answers, taken out), 一锭不差 -> 一锭差 (a set
+    phrase's 不), 顾衡山来看过，没有说"还行" (a quoted word denied said). Plain sentences
+    beside them still change."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [{"name": n, "type": "person", "count": 5}
+              for n in ("Milo", "Thaddeus", "Wren", "小满", "韩石", "顾衡山", "青禾")]
+
+    def made(summary, language):
+        return [e.hallucinated_span for e in polarity.edits(Draft(summary, language, people))]
+
+    en = made("Wren does not wait. Milo did not come to the Mole. Thaddeus came instead. Wren "
+              "is not at home.", "en")
+    assert not any("Milo came" in m or "not come instead" in m for m in en), en
+    assert "Wren is at home." in en, en
+    zh = made("韩石数了数，墨锭一锭不差。小满没有去。青禾没有回到墨坊。", "zh")
+    assert not any("一锭差" in m for m in zh) and "小满去了。" in zh, zh
+    zh = made("顾衡山来看过，说：“还行。”小满没有去。青禾回到了墨坊。", "zh")
+    assert not any("没有说" in m or "没说" in m for m in zh) and "青禾没有回到墨坊。" in zh, zh

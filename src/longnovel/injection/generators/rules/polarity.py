@@ -30,7 +30,7 @@ from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.inflect import is_base_verb, verb_lemma, verb_lemmas
 from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS
 from longnovel.injection.nlp.text import changed_parts, match_case
-from longnovel.injection.nlp.zh.segment import tagged_words
+from longnovel.injection.nlp.zh.segment import is_idiom, tagged_words
 
 _AUX = "|".join(EN_AUXILIARIES)
 _EN_AUX = re.compile(rf"(?<![-\w])({_AUX})\b(?!\s+(?:not|never|no)\b|-)")  # not ill-will
@@ -75,6 +75,32 @@ def _zh_negates_a_verb(tagged) -> bool:
     a second negation beside it ("不用留在墨坊") makes the sentence argue with itself."""
     return any(word == "不" and flag.startswith("v")
                for (word, _), (_, flag) in zip(tagged, tagged[1:], strict=False))
+
+
+def _answered_next(draft: Draft, i: int) -> bool:
+    """Does the next sentence of the unit answer the denial ("Milo Sandry did not come to the
+    Mole. Thaddeus Vell came instead")? Taken out, the denial leaves "instead" replacing
+    nothing (seed 4838's sample reading)."""
+    if i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
+        return False
+    return bool(_INSTEAD[draft.zh].search(draft.sentences[i + 1]))
+
+
+_INSTEAD = {False: re.compile(r"(?i)\binstead\b"), True: re.compile("反而|而是|倒是")}
+# Set phrases whose 不 is no denial to take out, and a quoted word reported said (seed 4838's
+# sample reading: 一锭不差 -> 一锭差; 顾衡山来看过，没有说"还行")
+_ZH_SET_NOT = re.compile(r"一.不[差少漏落缺]|毫不|决不|绝不|不得不|不由得|不禁|不住")
+_ZH_SAYS_A_QUOTE = re.compile(r"[说道讲喊问][：:]?\s*[“‘「『\"']")
+
+
+def _zh_set_phrase(sentence: str, start: int, end: int, subtype: str) -> bool:
+    """Would the change take 不 out of a set phrase, or deny that a quoted word was said?"""
+    near = sentence[max(0, start - 3) : end + 3]
+    if subtype == "affirm":
+        return bool(_ZH_SET_NOT.search(near)) or any(
+            is_idiom(sentence[k : k + 4]) for k in range(max(0, start - 3), end))
+    return bool(_ZH_SAYS_A_QUOTE.match(sentence[end:end + 3]) or
+                _ZH_SAYS_A_QUOTE.match(sentence[start:]))
 
 
 _ELABORATED = re.compile(r"[:;：；—–]|\s-\s|——")
@@ -173,6 +199,11 @@ def edits(draft: Draft) -> list[Edit]:
             if any(a < end and start < b for a, b, _ in names):
                 continue  # 舅舅周大有的船 is no 周大没有的船: a name is no verb to negate
             if _argues_with_itself(sentence, new, start, subtype, draft.zh):
+                continue
+            if subtype == "affirm" and _answered_next(draft, i) or \
+                    subtype == "negate" and _INSTEAD[draft.zh].search(sentence):
+                continue  # nor "Thaddeus did not come instead": what would it replace?
+            if draft.zh and _zh_set_phrase(sentence, start, end, subtype):
                 continue
             if draft.zh and subtype == "negate" and not _zh_kept(draft, sentence, new):
                 continue
