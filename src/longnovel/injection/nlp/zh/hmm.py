@@ -59,7 +59,8 @@ def _word_states(obs: str) -> list[str]:
     back = []
     for c in obs[1:]:
         # each state has two predecessors; max over (score, state) keeps the later letter
-        # on a tie, so the earlier one wins only when strictly higher
+        # on a tie, so the earlier one wins only when strictly higher (the four states are
+        # written out, not looped over: this loop runs once per character of every run)
         em = e_b.get(c, MIN_FLOAT)
         p, q = e + t_eb + em, s + t_sb + em
         nb, from_b = (p, "E") if p > q else (q, "S")
