@@ -111,10 +111,10 @@ def _argues_with_itself(sentence: str, new: str, start: int, subtype: str, zh: b
     a dash goes on to spell out or build on ("Bruce doesn't remind the crew about the genocide:
     five years ago, he and Doran ... wiped out the entire Venusian community"; "He doesn't
     order a drink; after he downs it"; "it never shows the violent deaths of many explorers -
-    some being sucked into ...") is told by what follows; and a negation
-    taken out beside another that stays in the sentence (in Chinese, in the clause) ("the
-    elevator is not working and responds to pressing the button", "If the beasts appear in
-    the photos, they don't exist") breaks the pair the writer built from two denials."""
+    some being sucked into ...") is told by what follows; and a negation taken out beside
+    another that stays in the sentence (in Chinese, in the clause) ("the elevator is not
+    working and responds to pressing the button", "If the beasts appear in the photos, they
+    don't exist") breaks the pair the writer built from two denials."""
     if _ELABORATED.search(sentence[start:]):
         return True
     if subtype != "affirm":
