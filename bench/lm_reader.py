@@ -2,7 +2,7 @@
 sentence?
 
     python bench/lm_reader.py RUN_DIR [RUN_DIR...] --model MODEL.gguf \
-        [--per-type 20] [--tier T]... [--context 30] [--seed 13] [--json OUT]
+        [--per-type 20] [--tier T]... [--type T]... [--context 30] [--seed 13] [--json OUT]
 
 The model runs in this process (llama.cpp through llama-cpp-python's ``Llama``, built with
 ``logits_all``): each summary's tokens are evaluated once and the log-probability of every token
@@ -287,6 +287,8 @@ def main() -> None:
     parser.add_argument("--model", type=Path, required=True, help="a GGUF model file")
     parser.add_argument("--tier", action="append", dest="tiers")
     parser.add_argument("--per-type", type=int, default=20)
+    parser.add_argument("--type", action="append", dest="types",
+                        help="read only pairs of this type (repeatable; default: every type)")
     parser.add_argument("--context", type=int, default=30, help="sentences read around the edit")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--prefix", default=None,
@@ -301,7 +303,9 @@ def main() -> None:
     for run_dir in args.run_dirs:
         if not (run_dir / "inject" / "injections.parquet").is_file():
             sys.exit(f"{run_dir}: no inject/injections.parquet (build it up to inject first)")
-    pairs = sample_pairs(load_run_pairs(args.run_dirs, args.tiers), args.per_type, args.seed)
+    pairs = [p for p in load_run_pairs(args.run_dirs, args.tiers)
+             if not args.types or p["type"] in args.types]
+    pairs = sample_pairs(pairs, args.per_type, args.seed)
     if not pairs:
         sys.exit(f"{', '.join(map(str, args.run_dirs))}: no valid pair with 3 sentences or more")
     loaded = time.perf_counter()
