@@ -154,7 +154,8 @@ import os, sys, time
 from longnovel.state import RunLock
 lock = RunLock(sys.argv[1], command="holder").acquire()
 child = os.fork()
-if child == 0:
+if child == 0:  # (fork hooks, which drop the child's copy of the lock, have run by now)
+    open(os.path.join(sys.argv[1], "child-ready"), "w").close()
     time.sleep(60)
     os._exit(0)
 print(child, flush=True)
@@ -171,6 +172,11 @@ def test_a_lock_dies_with_its_holder_even_when_a_forked_child_lives_on(tmp_path)
     try:
         with pytest.raises(Exception, match=f"in use by process {holder.pid}"):
             RunLock(tmp_path).acquire()
+        # under load the child may not have run yet: until it has, it still holds its copy
+        # of the lock (the test raced there once with the machine busy)
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "child-ready").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         holder.kill()
         holder.wait()
         assert alive({child})  # the child still runs, and holds nothing
