@@ -1877,3 +1877,40 @@ def test_sample_reading_4838_denials_answered_or_set():
     assert not any("一锭差" in m for m in zh) and "小满去了。" in zh, zh
     zh = made("顾衡山来看过，说：“还行。”小满没有去。青禾回到了墨坊。", "zh")
     assert not any("没有说" in m or "没说" in m for m in zh) and "青禾没有回到墨坊。" in zh, zh
+
+
+def test_reading_4939_no_name_in_a_compound_or_a_count_nor_such_as_affirmed():
+    """Seed 4939's reading: "never more return to Mr. Solmes-place" (a name swapped inside
+    the house's compound "Harlowe-place"), "a parade of six Miss Meuhl" (a person for a
+    counted kind), "The world saw such an husband as he will make" ("never ... such ... as"
+    affirmed). The same names and denials elsewhere still change."""
+    from longnovel.injection.generators.rules import entity, polarity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = PEOPLE + [{"name": "Terrestrials", "type": "person", "count": 5}]
+    made = [e.hallucinated_span for e in entity.edits(Draft(
+        "Clarissa will never more return to Harlowe-place. Hannah stops at Harlowe-Place. "
+        "Lovelace watches a parade of six "
+        "Terrestrials. Hannah meets Belford at the gate.", "en", people))]
+    assert not any(re.search(r"\b(?!Harlowe)[A-Z]\w+-[Pp]lace", m) for m in made), made
+    assert not any(re.search(r"six (?!Terrestrials)[A-Z]", m) for m in made), made
+    assert any("at the gate" in m and "Hannah meets Belford" not in m for m in made), made
+    # the rows these refusals left to the seeded choice: "John Harlowe a sly sinner" ->
+    # "John Mr. Lovelace" (a first name opening the sentence is part of the name)
+    made = [e.hallucinated_span for e in entity.edits(Draft(
+        "John Harlowe a sly sinner. Then Belford waits for Hannah.", "en",
+        PEOPLE + [{"name": "Harlowe", "type": "person", "count": 5}]))]
+    assert not any(m.startswith("John ") and "John Harlowe" not in m for m in made), made
+    assert any("Then" in m and "Belford waits for Hannah" not in m for m in made), made
+    # and "Jeffers is the manager of the Ganymedan branch" -> "Ganymede is the manager"
+    people = [{"name": n, "type": "person", "count": 5}
+              for n in ("Jeffers", "Ganymede", "Tolliver")]
+    made = [e.hallucinated_span for e in entity.edits(Draft(
+        "Jeffers is the manager of the Ganymedan branch. Tolliver waits.", "en", people))]
+    assert not any(m.startswith("Ganymede is") for m in made), made
+    assert any(m.startswith("Tolliver is the manager") for m in made), made
+    made = [e.hallucinated_span for e in polarity.edits(Draft(
+        "Hannah does not wait. The world never saw such a husband as he will make. Belford is "
+        "not at home. Clarissa never saw the sea.", "en", PEOPLE))]
+    assert not any("saw such" in m and "never" not in m for m in made), made
+    assert any("Clarissa saw the sea" in m for m in made), made

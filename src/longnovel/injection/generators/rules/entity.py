@@ -27,6 +27,7 @@ from longnovel.injection.generators.rules.draft import (
 )
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
+    EN_FUNCTION_WORDS,
     EN_KINSHIP,
     EN_MALE_RELATIONS,
     EN_TITLE_GENDERS,
@@ -443,8 +444,9 @@ def role_swap_edits(draft: Draft) -> list[Edit]:
                 _refuse(draft, REFUSALS["gender"])
             elif _in_apposition(draft, sentence, a0) or _in_apposition(draft, sentence, b0):
                 _refuse(draft, REFUSALS["apposition"])
-            elif not draft.zh and (inside_longer_name(sentence, a0, a1)
-                                   or inside_longer_name(sentence, b0, b1)):
+            elif not draft.zh and any(
+                    inside_longer_name(sentence, x0, x1) or _counted_or_compound(sentence, x0, x1)
+                    for x0, x1 in ((a0, a1), (b0, b1))):
                 continue
             elif _pronoun_before_could_be(draft, sentence, a0, a, b):
                 continue  # "He grows gills, but Dorothy visits him after avoiding Barry":
@@ -542,6 +544,20 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
     return out
 
 
+def _counted_or_compound(sentence: str, start: int, end: int) -> bool:
+    """Is the en word at ``sentence[start:end]`` part of a compound ("Harlowe-place" is a
+    house: no "Mr. Solmes-place") or counted ("a parade of six Terrestrials": a kind, no "six
+    Miss Meuhl")? (Seed 4939's reading.)"""
+    return bool(re.match(r"-[A-Za-z]", sentence[end:end + 2])
+                or _EN_COUNTED.search(sentence[:start]))
+
+
+# a number just before a word: what follows is counted, a kind and not one person or place
+_EN_COUNTED = re.compile(r"(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                         r"twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|several|"
+                         r"many|\d+)\s+$")
+
+
 def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int,
                     name: str) -> bool:
     """May the name of ``kind`` at ``sentence[start:end]`` be swapped for another there?"""
@@ -552,6 +568,8 @@ def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int
         return not (kind == "title" and before.endswith("少"))  # 少夫人, 少大人: how a son's
         # wife or a son is called, no 少先生
     if inside_longer_name(sentence, start, end):
+        return False
+    if _counted_or_compound(sentence, start, end):
         return False
     if kind == "person" and _EN_ARTICLE_BEFORE.search(before):
         return False  # "a Steel-Blue paralyzes him": a kind of creature, not "a Jon"; "the
@@ -576,6 +594,9 @@ def _stand_in_fits(draft: Draft, kind: str, sentence: str, start: int, name: str
     if kind == "title" and draft.zh and sentence[:start].endswith("老") and \
             other in ZH_YOUNG_TITLES:
         return False  # 老掌柜 is no 老公子
+    if kind == "person" and not draft.zh and _derived_word_in(sentence, other, start, start):
+        return False  # "Ganymede is the manager of the Ganymedan branch": a place, whatever
+        # the extractor typed it
     if kind == "person" and later and draft.gender_of(name) in (None, later) and \
             draft.gender_of(other) != later:
         return False  # "Ann tells them he has decided to stay": who is "he"?
@@ -724,6 +745,11 @@ def inside_longer_name(sentence: str, start: int, end: int) -> bool:
     if before:
         word, head = before.group(1), sentence[: before.start()]
         opens = not head.strip(" \"“‘(") or re.search(r"[.!?:;][\s\"“‘(]*$", head)
-        if not opens and word not in HONORIFICS and word + "." not in HONORIFICS:
+        # an opening word counts when no dictionary knows it: a first name ("John Harlowe a
+        # sly sinner": no "John Mr. Lovelace"), not "Then" or "Suddenly"
+        named = not opens or (not inflect.word_classes(word)  # (an owner is no part of it)
+                              and word.lower() not in EN_FUNCTION_WORDS
+                              and not word.endswith(("'s", "’s")))
+        if named and word not in HONORIFICS and word + "." not in HONORIFICS:
             return True
     return bool(re.match(r"\s+(?:of\s+)?[A-Z][a-z]|\s+[IVXL]+\b", sentence[end:]))

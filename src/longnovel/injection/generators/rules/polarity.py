@@ -45,12 +45,13 @@ _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own",
 _ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
 _CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.items()
                   if short.endswith("n't") and short != "cannot"}
-# Words that only read well under a negation ("told nobody anything", 任何人): dropping the
-# negation leaves them ungrammatical, so such sentences are not affirmed.
+# Words that only read well under a negation ("told nobody anything", 任何人, "never saw
+# such a husband as"): dropping the negation leaves them ungrammatical, so such sentences are
+# not affirmed.
 _EN_NEGATIVE_POLARITY = re.compile(r"\b(any|anyone|anything|anybody|anywhere|ever|yet|either|"
-                                   r"even|at all|simply)\b|(?<!very )(?<!so )(?<!too )(?<!how )"
-                                   r"(?<!as )(?<!that )\bmuch\b(?! (?:more|less|better|worse|"
-                                   r"of|to|as|than)\b)", re.IGNORECASE)
+                                   r"even|at all|simply|such(?! as))\b|(?<!very )(?<!so )"
+                                   r"(?<!too )(?<!how )(?<!as )(?<!that )\bmuch\b(?! (?:more|"
+                                   r"less|better|worse|of|to|as|than)\b)", re.IGNORECASE)
 _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "一点儿也", "一个也", "一句也")
 
 
