@@ -148,6 +148,22 @@ def test_a_passage_that_shares_only_names_is_no_evidence():
     assert found.evidence == "That evening Wren writes a long letter to Mabry.", found
 
 
+def test_a_timeline_reason_quotes_no_heading_found_by_names():
+    """Each of a swap's two passages must tell its event as a quoted passage must (review of
+    the fourth session: "the article tells "COLONEL MORDEN, TO JOHN BELFORD, ESQ." first")."""
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    base = "Wren writes to Mabry. Wren stays at home with her mother."
+    swapped = "Wren stays at home with her mother. Wren writes to Mabry."
+    e = cand(swapped, swapped, base, "temporal", "swap", base=base)
+    article = ("WREN TO MABRY. The wind rose at noon. Later Wren writes a letter and stays at "
+               "home with her mother, and the dog sleeps.")
+    found = gold(e, "en", ArticleIndex(article, "en"))
+    assert "WREN TO MABRY" not in found.reason
+    assert found.reason.endswith(f'(the reference summary: "{base}").')
+
+
 def test_a_reason_quotes_nothing_when_no_passage_tells_the_original():
     from longnovel.injection.evidence import ArticleIndex
     from longnovel.injection.reasons import gold

@@ -77,8 +77,7 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     (None: no article to look in)."""
     original, _ = changed_sentences(candidate, language)
     passage = index.locate(original) if index is not None and original else None
-    quoted = passage is not None and passage.support >= QUOTE_SUPPORT.get(language, 0.4) \
-        and _tells_more_than_names(passage.text, original, language)
+    quoted = _tells(passage, original, language)
     templates = _ZH if language == "zh" else _EN
     h, o = candidate.hallucinated_span.strip(), candidate.original_span.strip()
     if candidate.type == "temporal":
@@ -104,15 +103,18 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     return Gold(reason, passage.text, passage.start, passage.end)
 
 
-def _tells_more_than_names(passage: str, sentence: str, language: str) -> bool:
-    """Does ``passage`` share with ``sentence`` a content word that is no name? A rare name
-    weighs enough in the support to make a passage about someone else's doings, or a letter's
-    heading ("MISS CLARISSA HARLOWE, TO MISS HOWE"), the evidence of what the sentence says
-    (seed 4838's reading). en only: a capitalised word is taken for a name."""
+def _tells(passage, sentence: str, language: str) -> bool:
+    """Does ``passage`` (the article's best for ``sentence``, or None) tell it well enough to
+    be quoted: support enough, and, in English, a content word in common that is no name? A
+    rare name weighs enough in the support to make a passage about someone else's doings, or
+    a letter's heading ("MISS CLARISSA HARLOWE, TO MISS HOWE"), the evidence of what the
+    sentence says (seed 4838's reading); a capitalised word is taken for a name."""
+    if passage is None or passage.support < QUOTE_SUPPORT.get(language, 0.4):
+        return False
     if language != "en":
         return True
     plain = _EN_CAPITALISED.sub(" ", sentence)
-    return bool(set(content_terms(plain, language)) & set(content_terms(passage, language)))
+    return bool(set(content_terms(plain, language)) & set(content_terms(passage.text, language)))
 
 
 # a capitalised word: a name, a heading's word, or a sentence's first word (most often a
@@ -122,16 +124,14 @@ _EN_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 
 def _article_order(index, candidate: Candidate, language: str):
     """The article's passages of the first and the last of the swapped events, when it tells
-    both (each located with enough support) in the original's order; else None."""
+    both (``_tells``) in the original's order; else None."""
     span = candidate.original_span
     parts = [span[a:b] for a, b in sentence_spans(span, language) if span[a:b].strip()]
     if len(parts) < 2:
         return None
-    found = [index.locate(p) for p in (parts[0], parts[-1])]
-    limit = QUOTE_SUPPORT.get(language, 0.4)
-    if all(f is not None and f.support >= limit for f in found) and \
-            found[0].end <= found[1].start:
-        return found[0], found[1]
+    found = [(index.locate(p), p) for p in (parts[0], parts[-1])]
+    if all(_tells(f, p, language) for f, p in found) and found[0][0].end <= found[1][0].start:
+        return found[0][0], found[1][0]
     return None
 
 

@@ -72,3 +72,29 @@ def test_the_shipped_dictionary_routes_as_jiebas_own():
     blocks = HAN_RUN.findall(_sample_text())
     assert len(blocks) > 1000
     assert [shipped.cut(b, False) for b in blocks] == [by_word.cut(b, False) for b in blocks]
+
+
+def test_the_shipped_dictionary_is_the_one_loaded_while_jieba_keeps_its_own():
+    """(The test above would pass were the shipped copy never used.) With jieba's default
+    dictionary the route finder is jieba-rs's own, no word added; with another, word by
+    word."""
+    import jieba
+
+    class FakeJieba:
+        added = 0
+
+        @classmethod
+        def empty(cls):
+            return cls()
+
+        def add_word(self, *_):
+            FakeJieba.added += 1
+
+    class FakeRjieba:
+        Jieba = FakeJieba
+
+    segment._jieba()
+    assert isinstance(segment._route_finder(jieba, FakeRjieba), FakeJieba)
+    assert FakeJieba.added == 0
+    segment._route_finder(jieba, FakeRjieba, shipped=False)
+    assert FakeJieba.added > 300_000

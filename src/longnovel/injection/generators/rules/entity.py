@@ -45,6 +45,7 @@ from longnovel.injection.lexicon.zh import (
 )
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.en.entities import HONORIFICS
+from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS, en_words_to_int
 from longnovel.injection.nlp.script import to_simplified
 from longnovel.injection.nlp.text import changed_parts
 
@@ -548,14 +549,16 @@ def _counted_or_compound(sentence: str, start: int, end: int) -> bool:
     """Is the en word at ``sentence[start:end]`` part of a compound ("Harlowe-place" is a
     house: no "Mr. Solmes-place") or counted ("a parade of six Terrestrials": a kind, no "six
     Miss Meuhl")? (Seed 4939's reading.)"""
-    return bool(re.match(r"-[A-Za-z]", sentence[end:end + 2])
-                or _EN_COUNTED.search(sentence[:start]))
-
-
-# a number just before a word: what follows is counted, a kind and not one person or place
-_EN_COUNTED = re.compile(r"(?i)\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|"
-                         r"twelve|twenty|thirty|forty|fifty|hundred|thousand|dozen|several|"
-                         r"many|\d+)\s+$")
+    if re.match(r"-[A-Za-z]", sentence[end:end + 2]):
+        return True
+    before = re.search(r"([\w-]+)\s+$", sentence[:start])
+    if not before:
+        return False
+    word = before.group(1).lower()
+    if word in ("several", "many", "dozen") or word.isdigit() and int(word) > 1:
+        return True
+    count = en_words_to_int(word) if EN_NUMBER_WORDS.fullmatch(word) else None
+    return count is not None and count > 1
 
 
 def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int,
@@ -594,7 +597,7 @@ def _stand_in_fits(draft: Draft, kind: str, sentence: str, start: int, name: str
     if kind == "title" and draft.zh and sentence[:start].endswith("老") and \
             other in ZH_YOUNG_TITLES:
         return False  # 老掌柜 is no 老公子
-    if kind == "person" and not draft.zh and _derived_word_in(sentence, other, start, start):
+    if kind == "person" and not draft.zh and _derived_word_in(sentence, other, 0, 0):
         return False  # "Ganymede is the manager of the Ganymedan branch": a place, whatever
         # the extractor typed it
     if kind == "person" and later and draft.gender_of(name) in (None, later) and \

@@ -94,12 +94,15 @@ _ZH_SET_NOT = re.compile(r"一.不[差少漏落缺]|毫不|决不|绝不|不得�
 _ZH_SAYS_A_QUOTE = re.compile(r"[说道讲喊问][：:]?\s*[“‘「『\"']")
 
 
-def _zh_set_phrase(sentence: str, start: int, end: int, subtype: str) -> bool:
-    """Would the change take 不 out of a set phrase, or deny that a quoted word was said?"""
+def _zh_set_phrase(sentence: str, start: int, end: int) -> bool:
+    """Would taking out the 不 at ``sentence[start:end]`` break a set phrase?"""
     near = sentence[max(0, start - 3) : end + 3]
-    if subtype == "affirm":
-        return bool(_ZH_SET_NOT.search(near)) or any(
-            is_idiom(sentence[k : k + 4]) for k in range(max(0, start - 3), end))
+    return bool(_ZH_SET_NOT.search(near)) or any(
+        is_idiom(sentence[k : k + 4]) for k in range(max(0, start - 3), end))
+
+
+def _zh_says_a_quote(sentence: str, start: int, end: int) -> bool:
+    """Would a negation put in at ``start`` deny that a quoted word was said?"""
     return bool(_ZH_SAYS_A_QUOTE.match(sentence[end:end + 3]) or
                 _ZH_SAYS_A_QUOTE.match(sentence[start:]))
 
@@ -204,7 +207,8 @@ def edits(draft: Draft) -> list[Edit]:
             if subtype == "affirm" and _answered_next(draft, i) or \
                     subtype == "negate" and _INSTEAD[draft.zh].search(sentence):
                 continue  # nor "Thaddeus did not come instead": what would it replace?
-            if draft.zh and _zh_set_phrase(sentence, start, end, subtype):
+            if draft.zh and (_zh_set_phrase(sentence, start, end) if subtype == "affirm"
+                             else _zh_says_a_quote(sentence, start, end)):
                 continue
             if draft.zh and subtype == "negate" and not _zh_kept(draft, sentence, new):
                 continue

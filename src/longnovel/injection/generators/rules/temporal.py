@@ -28,15 +28,15 @@ from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.text import upper_first
 
 _MIN_CHARS = {"zh": 6, "en": 20}
-# Openings that lean on the sentence before: pronouns, demonstratives, connectives of time
-# or addition ("It", "This", "Then", "Both", "The latter"), a time told from what came
-# before ("Once outside", "Twenty minutes of riding later").
 # A sentence that opens by setting itself after or before another event ("After the show",
-# "Within seconds", "Once outside", 临走前, 三天后，).
+# "Within seconds", 临走前, 三天后，).
 _ANCHORED = {False: re.compile(r"(?:After|Before|Following|Within|Upon|Shortly after|"
                                r"Soon after|Right after|Just after|Just before)\b"),
              True: re.compile(r"[^，,。；]{1,12}?(?:之后|以后|过后|之前|以前|前|后)[，,]|"
                               r"临[走行别睡终出]")}
+# Openings that lean on the sentence before: pronouns, demonstratives, connectives of time
+# or addition ("It", "This", "Then", "Both", "The latter"), a time told from what came
+# before ("Once outside", "Twenty minutes of riding later").
 _EN_POINTS_BACK = re.compile(
     r"(?i)(?:he|she|it|they|him|her|his|hers|its|their|them|this|that|these|those|there|"
     r"here|then|later|afterwards|afterward|thereafter|meanwhile|also|still|again|both|such|"
@@ -149,9 +149,7 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
         return False  # "Glories in his contrivances. Is passionately in love with Clarissa."
     words = re.findall(r"[A-Za-z]{2,}", sentence)
     words = [w.lower() for w in words[:1]] + [w for w in words[1:] if w.islower()]
-    return any(inflect.verb_lemma(w) is not None and w in (inflect.third_person(w),
-                                                           inflect.past_tense(w))
-               for w in words)
+    return any(_finite(w) for w in words)
 
 
 def _no_subject(sentence: str) -> bool:
