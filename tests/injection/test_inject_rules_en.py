@@ -357,8 +357,8 @@ def test_a_negation_is_taken_out_where_the_summary_offers_one(en_entities, seed)
 @pytest.mark.parametrize("summary,back", [
     ("Wren refused to go with Orrin. Mabry agreed to stay at the shop.",
      "Wren agreed to go with Orrin."),
-    ("Orrin agrees to sell the clock. Jory quarreled with Wren at the ferry.",
-     "Jory talked with Wren at the ferry."),
+    ("Orrin agrees to sell the clock. Jory slapped Wren at the ferry.",
+     "Jory kissed Wren at the ferry."),
 ])
 def test_an_event_edit_takes_a_stand_in_out_where_the_summary_has_one(en_entities, summary, back):
     # writers write "agreed" far more often than "refused": the way back is the rarer place,

@@ -76,7 +76,7 @@ def donors(draft: Draft, people: list[str]) -> list[tuple[bool, str, str]]:
             if tells_its_date(body, draft.zh):
                 continue  # "Wren noted the high water ... on the twelfth", added to the night
                 # of the twentieth: a date from another part of the book is another time
-            if not draft.zh and _names_from_elsewhere(draft, body):
+            if _names_from_elsewhere(draft, body):
                 continue  # "Retief and Hoshick eat ...": Hoshick is no one this summary knows
             if not draft.zh and not (body[-1:] in ".!?" and len(body.split()) >= 4):
                 continue
@@ -119,12 +119,26 @@ def _names_from_elsewhere(draft: Draft, body: str) -> bool:
     that neither this window's summary writes nor its article names (the window's entities)?
     An invention is told with this window's names; one the window never meets ("Retief and
     Hoshick eat", Hoshick arriving chapters later) is a tell for any reader."""
+    if draft.zh:
+        return _zh_names_from_elsewhere(draft, body)
     known = draft.memo("window_words", lambda: set(re.findall(r"[\w'’-]+", " ".join(
         [draft.summary] + [e["name"] for e in draft.entities]))))
     for word in re.findall(r"(?<=\s)[A-Z][\w'’-]*", body):
         if word not in known and word not in EN_STOPWORDS:
             return True
     return False
+
+
+def _zh_names_from_elsewhere(draft: Draft, body: str) -> bool:
+    """The zh reading of ``_names_from_elsewhere``: a person's name (jieba's nr tag, two or
+    more characters) that neither the summary writes nor the window's entities hold
+    (顾衡山说，二十年前鲁少棠的父亲鲁伯庸借给他三十两银子, where no 鲁 is in this window:
+    seed 4939's reading)."""
+    from longnovel.injection.nlp.zh.segment import tagged_words
+
+    names = draft.memo("entity_names", lambda: "\n".join(e["name"] for e in draft.entities))
+    return any(flag.startswith("nr") and len(word) >= 2 and word not in draft.summary
+               and word not in names for word, flag in tagged_words(body))
 
 
 NEAREST_UNITS = 2  # unit summaries on each side of the window that sentences are borrowed from

@@ -230,6 +230,20 @@ _EN_TIME_OPENING = re.compile(
     r"afternoon|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b)")
 
 
+# What a sentence opens with when it takes up someone or something told just before it ("He
+# comes to a six foot drop", "It was bright new brass", 他便, 这时).
+_EN_TAKES_UP = re.compile(r"(?i)(?:he|she|it|they|him|her|his|its|their|them|this|that|these|"
+                          r"those|the sight of (?:him|her|it))\b")
+_ZH_TAKES_UP = ("他", "她", "它", "这", "那", "此", "其", "两人", "二人", "对方")
+
+
+def takes_up_before(sentence: str, zh: bool) -> bool:
+    """Does ``sentence`` (after its connective) open by taking up what the sentence before
+    it told? Whatever comes between them takes it over."""
+    body = split_opener(sentence, zh)[1].lstrip(" \"“‘'(（「")
+    return body.startswith(_ZH_TAKES_UP) if zh else bool(_EN_TAKES_UP.match(body))
+
+
 def opens_with_time(text: str, zh: bool) -> bool:
     """Does ``text`` open with a date or time phrase?"""
     if strip_time_phrase(text, zh) != text:
@@ -370,9 +384,14 @@ def confirmed_later(rest: str) -> bool:
 
 
 # The verb of a clause that "but", "however" or "yet" opens, up to two words after it (and
-# after a clause set off by commas: "but, as it turns out, he is not").
-_EN_CONTRAST_CLAUSE = re.compile(r"(?i)\b(?:but|however|yet)(?:\s*,[^,;.]*,)?\s*,?\s+"
-                                 r"(?:[\w'’]+\s+){0,2}$")
+# after a clause set off by commas: "but, as it turns out, he is not"); or any verb of a
+# sentence that "However", "But", "Yet" or "Still" opens, up to six words (and commas) after
+# it, and after a "but" up to six words with a comma among them ("However, his warm greeting
+# is not returned", "but utterly, and from principle, refuses him": seed 4939's reading).
+_EN_CONTRAST_CLAUSE = re.compile(
+    r"(?i)\b(?:but|however|yet)(?:\s*,[^,;.]*,)?\s*,?\s+(?:[\w'’]+\s+){0,2}$"
+    r"|^\W*(?:However|But|Yet|Still|Nevertheless)\b,?\s+(?:[\w'’]+,?\s+){0,6}$"
+    r"|\bbut\s+(?=[^.;:!?]*,)(?:[\w'’]+,?\s+){1,6}$")
 
 
 def in_a_contrast(before: str) -> bool:

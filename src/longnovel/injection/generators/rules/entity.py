@@ -212,6 +212,7 @@ REFUSALS = {
     "couplet": "a name of another length would unbalance the couplet",
     "apposition": "the names stand in appositions (the nurse X)",
     "no_other": "no other name of the same type in the window",
+    "later": "only characters the summary introduces after the sentence",
 }
 
 
@@ -233,9 +234,11 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             if not named_before:
                 continue
             exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
+            later = frozenset(n for n in named if n not in exclude)
             gender = PRONOUN_GENDER.get(m.group().lower())
-            others = draft.memo(("other_names", exclude, gender),
-                                lambda ex=exclude, g=gender: _other_names(draft, named, ex, g))
+            others = draft.memo(("other_names", exclude, later, gender),
+                                lambda ex=exclude, la=later, g=gender:
+                                _other_names(draft, named, ex, la, g))
             for name in others:
                 if repeats_a_name(sentence, name, draft.zh):
                     continue
@@ -246,10 +249,11 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
     return out
 
 
-def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str | None
-                 ) -> list[str]:
-    """Characters other than ``exclude`` (nor another name of one of them), those ``named``
-    in the summary first, those of ``gender`` before those of unknown gender; at most three."""
+def _other_names(draft: Draft, named: list[str], exclude: frozenset, later: frozenset,
+                 gender: str | None) -> list[str]:
+    """Characters other than ``exclude`` (nor another name of one of them) and other than
+    those the summary introduces ``later``, those of ``gender`` before those of unknown
+    gender; at most three."""
     people = draft.names("person")
     found, refused = [], None
     for name in dict.fromkeys(named + people):
@@ -257,6 +261,9 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, gender: str
             continue  # "Dad", "Mother", "the Regime": no name to put in
         if any(maybe_same(name, m, draft.zh, people) for m in exclude):
             refused = refused or "alias"
+        elif any(maybe_same(name, m, draft.zh, people) for m in later):
+            refused = refused or "later"  # "Lemuel is given a thick envelope ..." before the
+            # summary meets "someone called 'Lemuel'" (seed 4939's reading)
         elif not _gender_fits(draft, name, gender):
             refused = "gender"
         else:
@@ -538,11 +545,22 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
             for other in _stand_ins(draft, kind, name, names, present):
                 if not _stand_in_fits(draft, kind, sentence, start, name, other, later):
                     continue
+                if kind == "person" and _introduced_after(draft, other, i):
+                    _refuse(draft, REFUSALS["later"])
+                    continue  # "Hank said that Hendricks wanted to see her", two sentences
+                    # before "Commissioner Hendricks" comes in (seed 4939's reading)
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
                 if edit:
                     out.append(edit)
     return out
+
+
+def _introduced_after(draft: Draft, name: str, i: int) -> bool:
+    """Does the summary name person ``name`` first after sentence ``i``?"""
+    first = draft.memo("first_named", lambda: {n: start for start, _, n in reversed(
+        find_names(draft.summary, draft.names("person"), draft.zh))})
+    return name in first and first[name] >= draft.spans[i][1]
 
 
 def _counted_or_compound(sentence: str, start: int, end: int) -> bool:

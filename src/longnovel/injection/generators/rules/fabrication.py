@@ -11,7 +11,11 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.donors import donors, retells
-from longnovel.injection.generators.rules.draft import Draft, describes_a_state
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    describes_a_state,
+    takes_up_before,
+)
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -78,7 +82,7 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         return []
     where: dict[str, list[int]] = {}
     for i in range(1, len(draft.sentences)):
-        if not draft.commentary_at(i):
+        if not draft.commentary_at(i) and not _taken_up_next(draft, i):
             for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
                 where.setdefault(name, []).append(i)
     shortest = draft.memo("typical_length", lambda: _typical_length(draft))
@@ -88,6 +92,13 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
                 not retells(draft, body):
             out += [draft.insert_after(i, body, subtype) for i in where[name]]
     return out
+
+
+def _taken_up_next(draft: Draft, i: int) -> bool:
+    """Does the sentence after sentence ``i`` open by taking up what ``i`` told ("He bends
+    it immediately")? A sentence added between them would take it over ("Telemachus brings
+    arms for his father. He bends it": who bends what?, seed 4939's reading)."""
+    return i + 1 < len(draft.sentences) and takes_up_before(draft.sentences[i + 1], draft.zh)
 
 
 def _typical_length(draft: Draft) -> int:

@@ -81,16 +81,37 @@ _EN_PLURAL_NOUNS = {"people", "sheep", "cattle", "fish", "deer", "police", "chil
 def edits(draft: Draft) -> list[Edit]:
     rng = random.Random(draft.summary)
     out = []
+    values = [_values_in(sentence, draft.zh) for sentence in draft.sentences]
     for i, sentence in enumerate(draft.sentences):
         if draft.zh:
             changes = _zh_changes(draft, sentence, rng)
         else:
             changes = _en_changes(draft, sentence, rng)
+        elsewhere = {v for j, found in enumerate(values) if j != i for v in found}
         for subtype, new in changes:
+            if _restated(draft, sentence, new, elsewhere):
+                continue
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 out.append(edit)
     return out
+
+
+def _values_in(sentence: str, zh: bool) -> set[int]:
+    """The numbers a sentence writes (digits, Chinese numerals, en number words)."""
+    if zh:
+        return {v for m in _ZH_NUMBER.finditer(sentence)
+                if (v := _value(m.group(1), True)) is not None}
+    return {value for _, _, value, _ in _en_numbers(sentence)}
+
+
+def _restated(draft: Draft, old: str, new: str, elsewhere: set[int]) -> bool:
+    """Does another sentence of the summary write the number the edit changes (three or
+    more)? It then contradicts the change ("柴文焕答应送四百张棉纸" two sentences before
+    "送来二百张", seed 4939's reading). Two and one are too common to tell the same count."""
+    removed, _ = word_change(old, new, draft.zh)
+    value = _value(" ".join(removed), draft.zh) if removed else None
+    return value is not None and value >= 3 and value in elsewhere
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

@@ -259,6 +259,11 @@ def _believable(draft: Draft, edit: Edit) -> bool:
         return True
     if _count(old_sentence, new_word, draft.zh) > 0:
         return False  # the sentence names that relation already: 父亲把纸铺给了父亲
+    if _denied(old_sentence[:start], draft.zh):
+        return False  # "Retief is not his cousin" -> "not his friend": true either way
+    if _held_elsewhere(draft, old_sentence, start, new_word):
+        return False  # "Hogey is Marie's brother" where the summary later has "Marie's
+        # brother comes out" (another man); 回到舅舅身边 where 舅舅 is 周大有 throughout
     if not draft.zh and _states_the_other_side(old_sentence, old_word):
         return False  # "Hendricks is his daughter ... all who doubted her father"
     if not draft.zh and _EN_KIN_OF.match(old_sentence[start + len(old_word):]):
@@ -272,6 +277,32 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if found and named is None:
         named = gender(old_word, draft.zh)  # 女儿顾青禾: the word itself told her gender
     return named is None or gender(new_word, draft.zh) in (None, named)
+
+
+_EN_DENIED = re.compile(r"(?i)\b(?:not|n['’]t|never|no longer|nor)\b[^,;:.]*$")
+_ZH_DENIED = re.compile(r"(?:不是|并非|并不是|没有|不)[^，,；;。]*$")
+
+
+def _denied(before: str, zh: bool) -> bool:
+    """Is the relation word after ``before`` in a clause that denies it ("is not his
+    friend")? Another relation denied is as true."""
+    return bool((_ZH_DENIED if zh else _EN_DENIED).search(before))
+
+
+def _held_elsewhere(draft: Draft, sentence: str, start: int, new_word: str) -> bool:
+    """Does another sentence of the summary give the relation ``new_word`` to someone, with
+    the owner this sentence gives it ("Marie's brother"; in zh the word alone, which a
+    summary uses as a person's label: 舅舅周大有)? The new relation then clashes with it."""
+    at = draft.summary.find(sentence)
+    others = draft.summary[:at] + "\n" + draft.summary[at + len(sentence):] if at >= 0 \
+        else draft.summary
+    if draft.zh:
+        return new_word in others
+    owner = re.search(r"([\w'’]+)\s+(?:[a-z-]+\s+)?$", sentence[:start])
+    if not owner:
+        return False
+    return bool(re.search(rf"\b{re.escape(owner.group(1))}\s+(?:[a-z-]+\s+)?"
+                          rf"{re.escape(new_word)}\b", others, re.IGNORECASE))
 
 
 # A relation spelled out beside the relation word, after the name it goes with ("cousin

@@ -15,6 +15,7 @@ from longnovel.injection.generators.rules.draft import (
     Draft,
     opens_with_time,
     split_opener,
+    takes_up_before,
     tells_its_date,
 )
 from longnovel.injection.lexicon.en import (
@@ -80,7 +81,7 @@ def edits(draft: Draft) -> list[Edit]:
             continue  # 四月初十水开始退…… 邬敬之定下四月十二……: swapped, the dates tell it
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
-        if _same_paragraph(draft, i):
+        if _same_paragraph(draft, i) and not _reference_moves(draft, i, first, second):
             edit = _swap(draft, i, first, second)
             if edit is not None:
                 out.append(edit)
@@ -240,10 +241,11 @@ _EN_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|her|his|hers|they|them|their|hims
 _ZH_PRONOUN = re.compile(r"[他她]")
 
 
-def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
+def _antecedent_in(draft: Draft, first: str, second: str, still_near: str = "") -> bool:
     """Does ``second`` hold a pronoun whose person ``first`` may be the only one to name
     ("Oakes chaired it. Wren had given her the letter": "her" is Oakes)? Then ``second``
-    cannot go ahead of ``first``."""
+    cannot go ahead of ``first``. (A person ``still_near`` names stays near the pronoun
+    wherever ``first`` goes.)"""
     pronoun = (_ZH_PRONOUN if draft.zh else _EN_PRONOUN).search(second)
     if not pronoun:
         return False
@@ -260,7 +262,8 @@ def _antecedent_in(draft: Draft, first: str, second: str) -> bool:
     if not _object(second, pronoun) and any(name in second[: pronoun.start()]
                                             for name in people):
         return False  # "Then Orrin came down to his quay": "his" has Orrin before it
-    return any(name in first and name not in second for name in people)
+    return any(name in first and name not in second and name not in still_near
+               for name in people)
 
 
 _ZH_ONE_OF = re.compile(r"一[个张把只件封锭本块间位名条首根盏座艘匹头]([\u4e00-\u9fff]{2})")
@@ -330,6 +333,40 @@ _EN_CONFIRMS = re.compile(r"(?i)\b(?:in fact|indeed|after all|as expected|as pre
 _SUBORDINATOR = re.compile(r"(?i)(?:though|although|even though|while|when|whenever|if|as|"
                            r"because|since|once|unless|until|after|before|despite|"
                            r"in spite of)\b")
+
+
+def _reference_moves(draft: Draft, i: int, first: str, second: str) -> bool:
+    """Would the swap of sentences ``i`` and ``i + 1`` change what a pronoun refers to
+    outside the moved sentence? The sentence after the pair, if it opens by taking up what
+    ``second`` told, would take up ``first`` instead ("McIvers waves to get his attention. He
+    comes to a six foot drop": the drop was Claney's); a pronoun in ``first`` that no name of
+    its own answers would find the people of ``second`` nearer ("Penelope scarcely credits
+    her": her nurse, named before the pair, not the goddess). Seed 4939's reading: five of
+    ten timeline rows broke a reference this way."""
+    rest = split_opener(second, draft.zh)[1]
+    if _pronoun_nearer_to(draft, rest, first):
+        return True
+    if i + 2 >= len(draft.sentences) or not _same_paragraph(draft, i + 1):
+        return False
+    following = draft.sentences[i + 2]
+    return takes_up_before(following, draft.zh) or \
+        _antecedent_in(draft, rest, following, still_near=first)
+
+
+def _pronoun_nearer_to(draft: Draft, moved: str, sentence: str) -> bool:
+    """Does ``sentence`` hold a pronoun that no name before it in the sentence answers, while
+    ``moved`` names a character (of the window's entities) that ``sentence`` does not? Put
+    right before ``sentence``, ``moved`` would hand the pronoun that character."""
+    pronoun = (_ZH_PRONOUN if draft.zh else _EN_PRONOUN).search(sentence)
+    if not pronoun:
+        return False
+    before = sentence[: pronoun.start()]
+    people = draft.names("person")
+    if not _object(sentence, pronoun) and (any(name in before for name in people) or (
+            not draft.zh and re.match(r"\W*[A-Z][a-z]+\s+[a-z]", before) and
+            before.split()[0].strip("\"“‘'(") not in EN_STOPWORDS)):
+        return False  # "Peter thinks back to his plan": a name opens the sentence
+    return any(name in moved and name not in sentence for name in people)
 
 
 def _same_paragraph(draft: Draft, i: int) -> bool:
