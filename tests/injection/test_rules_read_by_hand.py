@@ -1968,8 +1968,8 @@ def test_reading_4939_a_borrowed_cause_or_invention_names_only_the_summarys_peop
     鲁伯庸借给他三十两银子开墨坊", where no 鲁 is in the window. A borrowed cause opens with
     a character the summary names, and a Chinese invention names no one the window does not
     know (the English one already did not)."""
-    from longnovel.injection.generators.rules.draft import Draft
     from longnovel.injection.generators.rules.donors import donors
+    from longnovel.injection.generators.rules.draft import Draft
 
     people = [_entity(n) for n in ("Wren", "Orrin", "Liesl")]
     summary = ("The Mayor set an inquiry for the seventh, because letters took eight days to "
@@ -2056,3 +2056,21 @@ def test_reading_4939_no_turn_inside_a_contrast_the_writer_set_up():
     made = _edits_with(event, "Solmes proposes again. Clarissa hears him out and, from "
                        "principle, rejects him.", "en", people)
     assert any("accepts him" in m for m in made), made
+
+
+def test_reading_4939_no_time_of_day_against_the_meal_or_the_star():
+    """Seed 4939's reading: "Breakfasts next evening" (the meal tells the morning; the cue
+    list had "breakfast" but not the verb) and "Venus is suddenly an afternoon star" (the
+    morning and the evening star are names). Elsewhere the time of day still changes."""
+    from longnovel.injection.generators.rules import number
+
+    people = [_entity(n) for n in ("Ulysses", "Harry")]
+    book = "He came in the morning. She left in the evening. At noon they ate. " * 40
+    made = _edits_with(number, "Ulysses breakfasts next morning with the swineherd. Harry "
+                       "sees that Venus is suddenly a morning star.", "en", people, book)
+    assert not any("next evening" in m or "next afternoon" in m for m in made), made
+    assert not any(re.search(r"(?:evening|afternoon) star", m) for m in made), made
+    made = _edits_with(number, "Ulysses sails next morning with the swineherd. Harry takes "
+                       "a morning walk.", "en", people, book)
+    assert any("next evening" in m for m in made), made
+    assert "Harry takes an evening walk." in made, made  # the article fitted to the word

@@ -452,22 +452,26 @@ def _en_time_word_changes(draft: Draft, sentence: str) -> list[tuple[str, str]]:
             near = re.findall(r"[a-z]+", sentence[max(0, m.start() - 30) : m.end() + 30].lower())
             if _CLOCK_HALF.search(sentence[max(0, m.start() - 20) : m.end() + 20]):
                 continue  # "four AM in the morning": the clock says which half of the day
+            if re.match(r"\s+stars?\b", sentence[m.end():]):
+                continue  # "the morning star", "an evening star": a name, no "afternoon
+                # star" (seed 4939's reading)
             for new in news:
                 if new in near or not writer_uses(draft, new) or _EN_CUES_AGAINST.get(
                         new, set()) & set(re.findall(r"[a-z]+", sentence.lower())):
                     continue  # "After a quiet morning, they all went to bed"
-                out.append(("time", splice(sentence, m.start(), m.end(),
-                                           match_case(m.group(), new))))
+                text = match_case(m.group(), new)
+                out.append(("time", _with_article(splice(sentence, m.start(), m.end(), text),
+                                                  m.start(), text)))  # "an evening walk"
     return out
 
 
 # What people do, and what the sky shows, at one part of the day: a sentence holding one
 # of them tells its time ("After a quiet evening, they all went to bed"). Other time words
 # are not cues: "left at noon and rode until dawn" names two times.
-_EN_NIGHT_CUES = {"bed", "sleep", "sleeps", "slept", "asleep", "supper", "sunset", "darkness",
-                  "moon", "moonlight", "stars"}
-_EN_MORNING_CUES = {"breakfast", "sunrise", "wake", "wakes", "woke", "awake", "awakens",
-                    "awoke"}
+_EN_NIGHT_CUES = {"bed", "sleep", "sleeps", "slept", "asleep", "supper", "suppers", "sups",
+                  "supped", "sunset", "darkness", "moon", "moonlight", "stars"}
+_EN_MORNING_CUES = {"breakfast", "breakfasts", "breakfasted", "sunrise", "wake", "wakes",
+                    "woke", "awake", "awakens", "awoke"}  # ("Breakfasts next evening")
 # Words of a sentence that fix its part of the day, against each time word put in.
 _EN_MIDDAY_CUES = {"lunch", "luncheon"}
 _EN_CUES_AGAINST = {"morning": _EN_NIGHT_CUES | _EN_MIDDAY_CUES,
