@@ -2074,3 +2074,40 @@ def test_reading_4939_no_time_of_day_against_the_meal_or_the_star():
                        "a morning walk.", "en", people, book)
     assert any("next evening" in m for m in made), made
     assert "Harry takes an evening walk." in made, made  # the article fitted to the word
+
+
+def test_reading_4939_no_chinese_negation_that_strands_the_next_deed_or_its_reason():
+    """Seed 4939's reading: "用留给府学的六两松烟没有压二十锭小墨，埋进灰箱试验" (the
+    negation inside the 用 phrase, and the next clause goes on burying what was not pressed)
+    and "以父亲说过赛墨会前给外人看为由拒绝了" (the stated reason turned against the refusal
+    it gives). The negation goes before the co-verb 用, not where a clause without a subject
+    goes on with the deed; a sentence that gives its reason with 以…为由 is not turned."""
+    from longnovel.injection.generators.rules import polarity
+    from longnovel.injection.generators.rules.draft import gives_its_reason
+    from longnovel.injection.nlp.zh.segment import tagged_words
+
+    made = polarity._zh_negations(list(tagged_words(
+        "青禾用留给府学的六两松烟压了二十锭小墨，埋进灰箱试验。")))
+    assert made == [], made
+    made = polarity._zh_negations(list(tagged_words(
+        "青禾用留给府学的六两松烟压了二十锭小墨，小满埋进灰箱试验。")))
+    assert made == ["青禾没有用留给府学的六两松烟压二十锭小墨，小满埋进灰箱试验。"], made
+    assert gives_its_reason("青禾以父亲说过赛墨会前不给外人看为由拒绝了。", True)
+    assert not gives_its_reason("青禾说父亲赛墨会前不给外人看。", True)
+
+
+def test_reading_4939_no_count_the_calendar_fixes_nor_a_set_pair_of_kin():
+    """Seed 4939's reading: "the seventeen hours of the natural day" (a day has twenty-four
+    by definition) and "his sister and children" (from "his wife and children", a set
+    pair). Other counts and relations in the same summaries still change."""
+    from longnovel.injection.generators.rules import number, relation
+
+    people = [_entity(n) for n in ("Lovelace", "Hogey")]
+    made = _edits_with(number, "Lovelace counts the twenty-four hours of the natural day. He "
+                       "waits nine days.", "en", people)
+    assert not any("twenty-four" not in m and "hours" in m for m in made), made
+    assert any("days" in m and "nine" not in m for m in made), made
+    made = _edits_with(relation, "Hogey comes home to his wife and children. Hogey meets his "
+                       "friend at the gate.", "en", people)
+    assert not any("and children" in m and "wife" not in m for m in made), made
+    assert any("his cousin at the gate" in m for m in made), made

@@ -406,7 +406,7 @@ def in_a_contrast(before: str) -> bool:
 _EN_EXPLAINED = re.compile(r"(?i)\b(?:because|since|so that|therefore|thus|causing|citing|"
                           r"and so|which (?:means|causes|leads)|due to|thanks to|owing to|"
                           r"as a result of)\b|,\s*so\b")
-_ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得")
+_ZH_EXPLAINED = re.compile(r"因为|由于|所以|因此|于是|以致|导致|使得|以[^，,。；;]{1,30}为由")
 # A statement set against an expectation ("Despite the engineer's efforts, the animal is
 # intelligent enough to avoid the traps").
 _EN_CONCEDES = re.compile(r"(?i)\b(?:despite|in spite of|although|though|even if|"

@@ -231,6 +231,8 @@ def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
             continue
         if words and sentence[start:end].istitle() and sentence[start:end] in _names(draft):
             continue  # "Four leaves to play": a name, written "Four's grandmother" elsewhere
+        if _EN_BY_DEFINITION.match(sentence[end:]):
+            continue  # "the twenty-four hours of the natural day": no "seventeen hours"
         for new_value in _plausible(value, kind, rng):
             text = _written_like(sentence[start:end], new_value, words)
             new = _with_article(splice(sentence, start, end, text), start, text)
@@ -238,6 +240,14 @@ def _en_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
     out += _en_name_changes(sentence)
     out += _en_time_word_changes(draft, sentence)
     return out
+
+
+# A count the calendar or the clock fixes ("twenty-four hours of the day", "seven days of the
+# week"): changed, any reader sees it (seed 4939's reading).
+_EN_BY_DEFINITION = re.compile(r"(?i)\s+(?:hours?\s+(?:of|in)\s+(?:the|a|an)\s+(?:\w+\s+)?day|"
+                               r"days?\s+(?:of|in)\s+(?:the|a)\s+week|"
+                               r"months?\s+(?:of|in)\s+(?:the|a)\s+year|"
+                               r"minutes?\s+(?:of|in)\s+(?:the|an)\s+hour)\b")
 
 
 def _names(draft: Draft) -> set[str]:

@@ -838,12 +838,26 @@ def _zh_negations(tagged) -> list[str]:
             out.append(_join(tagged, k, k + 1, "不用" if word == "要" else "不" + word))
         elif word == "有" and flag == "v":
             out.append(_join(tagged, k, k + 1, "没有"))
-        elif flag.startswith("v") and following == "了" and word not in ("没有", "有"):
+        elif flag.startswith("v") and following == "了" and word not in ("没有", "有") and \
+                not _zh_chain_goes_on(tagged, k):
             out.append(_negate_done(tagged, k))
     return out
 
 
-_ZH_COVERBS = ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从")
+_ZH_COVERBS = ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从", "用", "拿")
+
+
+def _zh_chain_goes_on(tagged, k: int) -> bool:
+    """Does the clause after the one of verb ``k`` go on with the same subject and what the
+    verb did (its first word a verb: 用六两松烟压了二十锭小墨，埋进灰箱试验)? Negated, the
+    deed would leave the next one nothing to act on (seed 4939's reading)."""
+    for j in range(k + 1, len(tagged)):
+        if tagged[j][0] in "。；;！？":
+            return False
+        if tagged[j][0] in "，,":
+            after = next(((w, f) for w, f in tagged[j + 1:] if w.strip()), ("", "x"))
+            return after[1].startswith("v") and after[0] not in ("是", "有")
+    return False
 
 
 def _negate_done(tagged, k: int) -> str:

@@ -109,6 +109,10 @@ def _fit(sentence: str, start: int, end: int, new: str,
     noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
     if noun and inflect.only_noun(noun.group(1)):
         return None  # "their rival company" names no person: no "their companion company"
+    if word.lower() in ("wife", "husband") and re.match(
+            r"\s+and\s+(?:his\s+|her\s+|their\s+)?(?:children|kids|family|sons?|daughters?)\b",
+            sentence[end:]):
+        return None  # "his wife and children" is a set pair: no "his sister and children"
     if re.match(r"\s+of\s+honou?r\b", sentence[end:]):
         return None  # "guest of honor", "maid of honour": a fixed phrase, no relation
     modifier = re.search(r"(?<!['’])\b([a-z]{3,})\s+$", sentence[:start])
