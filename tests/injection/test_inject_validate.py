@@ -222,3 +222,49 @@ def test_an_added_sentence_is_itself_even_where_it_shares_words_with_the_next():
     added = Candidate("fabrication", "continue", base, new, "", "Apollo encourages Aeneas.",
                       "rules")
     assert changed_sentences(added, "en") == ("Iris obeys Jupiter.", "Apollo encourages Aeneas.")
+
+
+def test_a_quoted_passage_holds_what_the_edit_changed():
+    """Seed 5040's reading: "买了十五斤牛皮" set against a passage that stops before "三十斤
+    牛皮", "not said 'still fine'" against one without what was said, "two young men" against
+    one with no count: the reason said "but the article says X" of an X that says nothing of
+    the change. The quoted passage holds the count, the negation taken out or the word
+    changed; where no passage near the top does, the reason names the reference summary."""
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    base = "韩石嫌鹿角胶太贵，去镇东的皮货铺买了三十斤牛皮熬胶。青禾在家等他。"
+    article = ("韩石说小墨都用鹿角胶熬胶太贵了，鹿角胶一斤要一两银子，不如去镇东的皮货铺看看牛皮。"
+               "青禾点了点头。天下起了雨。于是韩石去了皮货铺，买了三十斤牛皮，扛回墨坊。")
+    e = cand(base.replace("三十斤", "十五斤"), "韩石嫌鹿角胶太贵，去镇东的皮货铺买了十五斤牛皮熬胶。",
+             "韩石嫌鹿角胶太贵，去镇东的皮货铺买了三十斤牛皮熬胶。", "number", "quantity", base=base)
+    found = gold(e, "zh", ArticleIndex(article, "zh"))
+    assert "三十斤牛皮" in found.evidence, found
+    assert found.evidence == article[found.evidence_start:found.evidence_end]
+    alone = gold(e, "zh", ArticleIndex(article.split("天下起了雨。")[0], "zh"))
+    assert "参考摘要" in alone.reason and alone.evidence == "", alone
+
+    base = "Wren did not tell Orrin about the bell. Mabry walks home."
+    e = cand(base.replace("did not tell", "told"), "Wren told Orrin about the bell.",
+             "Wren did not tell Orrin about the bell.", "polarity", "affirm", base=base)
+    article = ("Wren thought about the bell and about Orrin all day long. It rained. Wren said "
+               "nothing to Orrin of the bell that night.")
+    found = gold(e, "en", ArticleIndex(article, "en"))
+    assert found.evidence == "Wren said nothing to Orrin of the bell that night.", found
+    # a count is read whole: "two hundred" is not the "two" of another sentence
+    base = "Milo wound the weight, two hundred turns. Mabry walks home."
+    e = cand(base.replace("two hundred", "one hundred"), "Milo wound the weight, one hundred "
+             "turns.", "Milo wound the weight, two hundred turns.", "number", "quantity",
+             base=base)
+    article = ("Milo wound the striking weight at the top of the tower, and two of them "
+               "watched. Wren did the going weight. Milo gave the striking weight its two "
+               "hundred turns.")
+    found = gold(e, "en", ArticleIndex(article, "en"))
+    assert found.evidence == "Milo gave the striking weight its two hundred turns.", found
+    # a passage with the name and nothing else of what the sentence says is no evidence
+    base = "顾衡山说这五百锭废了。青禾哭了。"
+    e = cand(base.replace("顾衡山", "韩石"), "韩石说这五百锭废了。", "顾衡山说这五百锭废了。",
+             base=base)
+    article = "“这五百锭，”他说，“废了。”青禾哭了。第二天，顾衡山说，五钱重的小锭，二十天就干透了。"
+    found = gold(e, "zh", ArticleIndex(article, "zh"))
+    assert "参考摘要" in found.reason and found.evidence == "", found

@@ -118,7 +118,28 @@ class ArticleIndex:
         if not known:
             return None
         scores = self._bm25.get_scores(known)
-        best = int(scores.argmax())
+        return self._grown(int(scores.argmax()), query)
+
+    def locate_showing(self, text: str, shows, tries: int = 5) -> Passage | None:
+        """Of the passages grown from the ``tries`` article sentences that rank best for
+        ``text``, the first whose text ``shows(text)`` says holds what a reason needs it to
+        (the count, the name, the word an edit changed); None when none does."""
+        query = set(content_terms(text, self.language))
+        known = sorted(t for t in query if t in self.idf)
+        if not known:
+            return None
+        scores = self._bm25.get_scores(known)
+        order = sorted(range(len(scores)), key=lambda k: (-scores[k], k))[:tries]
+        for best in order:
+            if scores[best] <= 0:
+                break
+            passage = self._grown(best, query)
+            if shows(passage.text):
+                return passage
+        return None
+
+    def _grown(self, best: int, query: set[str]) -> Passage:
+        """Sentence ``best`` grown by a neighbour while that covers more of ``query``."""
         first = last = best
         covered = set(self.terms[best])
         limit = QUOTE_CHARS.get(self.language, 320)

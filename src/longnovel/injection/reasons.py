@@ -78,6 +78,17 @@ def gold(candidate: Candidate, language: str, index) -> Gold:
     original, _ = changed_sentences(candidate, language)
     passage = index.locate(original) if index is not None and original else None
     quoted = _tells(passage, original, language)
+    if quoted and candidate.type != "temporal" and candidate.original_span.strip():
+        # the passage quoted against the change must hold what was changed (seed 5040's
+        # reading: "买了十五斤牛皮" against a passage that stops before "三十斤牛皮")
+        shows = _shows_change(candidate, language)
+        if not shows(passage.text):
+            passage = index.locate_showing(original, shows)
+            # (another passage only where it tells the rest of the sentence too: one that has
+            # the name and nothing of what was said, "顾衡山说，五钱重的小锭……" for
+            # "顾衡山说这五百锭废了", is no evidence of it)
+            quoted = _tells(passage, original, language) and _tells_the_rest(
+                index, passage, original, shows.removed, language)
     templates = _ZH if language == "zh" else _EN
     h, o = candidate.hallucinated_span.strip(), candidate.original_span.strip()
     if candidate.type == "temporal":
@@ -115,6 +126,95 @@ def _tells(passage, sentence: str, language: str) -> bool:
         return True
     plain = _EN_CAPITALISED.sub(" ", sentence)
     return bool(set(content_terms(plain, language)) & set(content_terms(passage.text, language)))
+
+
+_EN_NEGATORS = re.compile(r"(?i)\b(?:not|never|no|nothing|nobody|none|neither|nor|without|"
+                          r"cannot)\b|n['’]t\b")
+_ZH_NEGATORS = re.compile(r"[不没未无别莫非勿]")
+
+
+def _shows_change(candidate: Candidate, language: str):
+    """A test of a passage's text: does it hold what the edit took out of the original (a
+    count in any spelling, a negation that was taken out, else a content word of the words
+    taken out, or of the word the edit negated)? A reason that sets the article against the
+    change says nothing of it otherwise."""
+    old, new = candidate.original_span, candidate.hallucinated_span
+    a, old_end, _ = changed_parts(old, new)
+    zh = language == "zh"
+    if not zh:  # whole words
+        while a > 0 and old[a - 1].isalnum():
+            a -= 1
+        while old_end < len(old) and old[old_end].isalnum():
+            old_end += 1
+    removed = old[a:old_end]
+    negators = _ZH_NEGATORS if zh else _EN_NEGATORS
+    values = _numbers(old, zh) - _numbers(new, zh)  # whole counts: "two hundred", 一百六十
+    if negators.search(removed):
+        return _Shows(removed, language, negators=negators)
+    if values:
+        return _Shows(removed, language, values=frozenset(values))
+    if not set(content_terms(removed, language)):  # a word put in ("does not make"): the
+        removed = old[a:a + 6] if zh else " ".join(old[a:].split()[:2])  # word after it
+    return _Shows(removed, language, terms=frozenset(_lemmas(removed, language)))
+
+
+@dataclass(frozen=True)
+class _Shows:
+    """What ``_shows_change`` gives: a test of a passage's text (a negation, one of the
+    counts, or one of the words), and the words the edit took out."""
+    removed: str
+    language: str
+    negators: re.Pattern | None = None
+    values: frozenset[int] = frozenset()
+    terms: frozenset[str] = frozenset()
+
+    def __call__(self, text: str) -> bool:
+        if self.negators is not None:
+            return bool(self.negators.search(text))
+        if self.values:
+            return bool(self.values & _numbers(text, self.language == "zh"))
+        return not self.terms or bool(self.terms & _lemmas(text, self.language))
+
+
+def _tells_the_rest(index, passage, sentence: str, removed: str, language: str) -> bool:
+    """Does ``passage`` tell ``sentence`` less the words an edit took out, with two thirds of
+    the support a quoted passage needs (``QUOTE_SUPPORT``)? (The words taken out are often
+    the rarest of the sentence and weigh most in its support: "于是韩石去了皮货铺，买了三十斤
+    牛皮" tells the rest of "……去镇东的皮货铺买了三十斤牛皮熬胶" at 0.27; "顾衡山说，五钱重的
+    小锭……" the rest of "顾衡山说这五百锭废了" at 0.17.)"""
+    rest = set(content_terms(sentence, language)) - set(content_terms(removed, language))
+    covered = set(content_terms(passage.text, language))
+    return index.support(rest, covered) >= 2 / 3 * QUOTE_SUPPORT.get(language, 0.4)
+
+
+def _numbers(text: str, zh: bool) -> set[int]:
+    from longnovel.injection.nlp.numerals import cn_to_int, en_words_to_int
+
+    out = {int(d) for d in re.findall(r"\d+", text.replace(",", ""))}
+    if zh:
+        out |= {v for run in re.findall(r"[零〇一二两三四五六七八九十百千万]+", text)
+                if (v := cn_to_int(run)) is not None and run not in ("一", "两")}
+    else:
+        for run in re.findall(r"(?i)\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|"
+                              r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+                              r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+                              r"eighty|ninety|hundred|thousand|and)\b[\s-]*)+", text):
+            value = en_words_to_int(run.strip(" -").lower())
+            if value is not None and run.strip().lower() not in ("a", "and", "one"):
+                out.add(value)
+    return out
+
+
+def _lemmas(text: str, language: str) -> set[str]:
+    """Content words of ``text`` (en: each word's verb lemma, where it has one, besides its
+    stem: "made" and "makes" meet at "make")."""
+    terms = set(content_terms(text, language))
+    if language != "zh":
+        from longnovel.injection.nlp.inflect import verb_lemma
+
+        terms |= {lemma for w in re.findall(r"[a-z]+", text.lower())
+                  if (lemma := verb_lemma(w)) and lemma not in ("be", "have", "do")}
+    return terms
 
 
 # a capitalised word: a name, a heading's word, or a sentence's first word (most often a
