@@ -82,10 +82,30 @@ def test_role_swap_needs_one_gender_and_no_apposition():
 
 
 def test_a_place_inside_a_persons_name_is_no_stand_in():
-    entities = _people("顾衡山", "蔡三") + _people("松岭", "衡山", "临川府", kind="place")
+    entities = _people("顾衡山", "蔡三") + _people("松岭", "衡山", "青螺山", kind="place")
     draft = Draft("蔡三上松岭烟房学烧烟。", "zh", entities)
     spans = {e.hallucinated_span for e in entity.mismatch_edits(draft)}
-    assert spans == {"蔡三上临川府烟房学烧烟。"}
+    assert spans == {"蔡三上青螺山烟房学烧烟。"}
+
+
+def test_a_place_stands_in_only_for_one_of_its_kind():
+    """Seed 5040's reading: "kept watch on the first-floor landing of the Bar" (a sandbar for
+    the Harbour Tower), "opened The Brass Hour on the Guildhall" (a hall for a street),
+    "五月初四傍晚回到临川府" (a town for the bridge they come home over). A place whose name
+    tells its kind (Tower, Street, 府, 桥) takes a stand-in of that kind; a town may stand for
+    a name that tells none."""
+    places = _people("Harbour Tower", "the Bar", "Lantern Street", "Guildhall", "Tarry Lane",
+                     "Corrinford", "Dunmore", kind="place")
+    draft = Draft("Wren kept watch on the landing of the Harbour Tower. Molly opened the shop "
+                  "in Lantern Street. Jory rode to Corrinford.", "en", _people("Wren") + places)
+    made = {e.hallucinated_span for e in entity.mismatch_edits(draft)}
+    assert not any("of the Bar" in m or "in the Guildhall" in m or "in Guildhall" in m
+                   for m in made), made
+    assert any("of the Guildhall" in m or "of Guildhall" in m for m in made), made
+    assert any("in Tarry Lane" in m for m in made), made
+    assert any("rode to Dunmore" in m for m in made), made
+    zh = Draft("五月初四傍晚回到落雁桥。", "zh", _people("临川府", "落雁桥", "青螺桥", kind="place"))
+    assert {e.hallucinated_span for e in entity.mismatch_edits(zh)} == {"五月初四傍晚回到青螺桥。"}
 
 
 COUPLET = "第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀"
@@ -170,10 +190,10 @@ def test_traditional_aliases_and_no_second_name_of_someone_present():
 
 
 def test_a_zh_place_stand_in_is_no_persons_name():
-    entities = _people("杜少卿") + _people("莫愁湖", "杜少卿", "南京", kind="place")
+    entities = _people("杜少卿") + _people("莫愁湖", "杜少卿", "玄武湖", kind="place")
     got = {e.hallucinated_span for e in entity.mismatch_edits(
         Draft("逞风流高会莫愁湖", "zh", entities))}
-    assert got == {"逞风流高会南京"}
+    assert got == {"逞风流高会玄武湖"}
 
 
 PAIR = _people("Carton", "Darnay", "Lucie", "Miss Pross", "Stryver",
@@ -219,3 +239,19 @@ def test_a_zh_name_made_a_pronoun():
     made = [e.hallucinated_span for e in entity.named_as_pronoun_edits(Draft(summary, "zh",
                                                                             people))]
     assert made == ["他把钥匙交给了船夫。"]
+
+
+def test_no_pronoun_made_beside_another_of_its_gender_nor_a_title_written_another_way():
+    """Seed 5040's reading: "Syd Palmer is a friend of his" -> "He is a friend of his" (both
+    pronouns would be Chip, named before: Chip his own friend); 师父 -> 师傅 (one title
+    written two ways, still true)."""
+    people = _people("Chip", "Syd Palmer", "Smith", Chip="m", **{"Syd Palmer": "m"})
+    draft = Draft("Chip docks at the station. Syd Palmer is a friend of his.", "en", people)
+    assert [e.hallucinated_span for e in entity.named_as_pronoun_edits(draft)] == []
+    draft = Draft("Chip docks at the station. Syd Palmer is an old trader.", "en", people)
+    assert [e.hallucinated_span for e in entity.named_as_pronoun_edits(draft)] == [
+        "He is an old trader."]
+    titles = _people("顾衡山") + _people("师父", "师傅", "掌柜", kind="title")
+    made = {e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        "小满跟着师父学制墨。", "zh", titles))}
+    assert made == {"小满跟着掌柜学制墨。"}, made

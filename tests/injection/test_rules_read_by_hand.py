@@ -826,11 +826,14 @@ def test_a_place_the_summary_writes_with_the_keeps_it_when_a_longer_name_holds_i
     "the Greywater Bar", whose "Bar" was taken for a bare use."""
     entities = STUDY_PEOPLE + [{"name": n, "type": "place", "count": 4} for n in (
         "Lantern Street", "Bar")]
-    summary = ("Molly opened the shop on Lantern Street before dawn. A boat waited on the Bar "
+    # (a place of the Bar's kind: a street is no stand-in for a sandbar, seed 5040's reading)
+    entities = [dict(e, name="Kestrel Bay") if e["name"] == "Lantern Street" else e
+                for e in entities]
+    summary = ("Molly rowed across Kestrel Bay before dawn. A boat waited on the Bar "
                "at noon. Later the ship struck the Greywater Bar.")
     made = offered(summary, "entity", entities)
-    assert any("on the Bar before dawn" in m for m in made), made
-    assert not any("on Bar" in m for m in made), made
+    assert any("across the Bar before dawn" in m for m in made), made
+    assert not any("across Bar" in m for m in made), made
 
 
 def test_a_place_the_summary_never_writes_takes_its_article_from_the_rest_of_the_book():
@@ -838,12 +841,14 @@ def test_a_place_the_summary_never_writes_takes_its_article_from_the_rest_of_the
     summaries write "the Bar"."""
     entities = STUDY_PEOPLE + [{"name": n, "type": "place", "count": 4} for n in (
         "Lantern Street", "Bar")]
-    summary = ("Molly opened the shop on Lantern Street before dawn. Later the ship struck the "
+    entities = [dict(e, name="Kestrel Bay") if e["name"] == "Lantern Street" else e
+                for e in entities]
+    summary = ("Molly rowed across Kestrel Bay before dawn. Later the ship struck the "
                "Greywater Bar.")
     rest = ((False, "A boat waited on the Bar at noon. Molly crossed the Bar."),)
     made = offered(summary, "entity", entities, rest)
-    assert any("on the Bar before dawn" in m for m in made), made
-    assert not any("on Bar" in m for m in made), made
+    assert any("across the Bar before dawn" in m for m in made), made
+    assert not any("across Bar" in m for m in made), made
 
 
 # twenty-ninth reading, seed 2615 (the build of 9d54567)

@@ -427,3 +427,23 @@ EN_FOLLOW_UPS = [
      "Soon after, {name} fell ill and kept to bed for a week."),
 ]
 EN_REPEAT_OPENER = "Later, "
+
+# Kinds of place by the last word of the name (or its ending: "Guildhall"): a place put in
+# for another must be of the same kind where the old one's name tells its kind ("kept watch
+# on the landing of the Harbour Tower" is no "landing of the Bar", a sandbar; "opened a shop
+# on Lantern Street" no "on the Guildhall": seed 5040's reading).
+EN_PLACE_KINDS = {
+    "street": ("street", "lane", "road", "row", "alley", "avenue", "square", "way", "walk",
+               "terrace", "place", "quay", "wharf"),
+    "building": ("hall", "house", "tower", "office", "inn", "tavern", "church", "chapel",
+                 "castle", "palace", "mill", "shop", "bank", "court", "hotel", "abbey",
+                 "cottage", "manor", "lodge", "prison", "school", "temple", "theatre",
+                 "theater", "station", "exchange", "arms", "lantern"),
+    "water": ("river", "bay", "sea", "lake", "harbour", "harbor", "bar", "sound", "strait",
+              "channel", "creek", "brook", "ocean", "pool", "cove", "reach", "roads"),
+    "land": ("hill", "hills", "mountain", "mountains", "island", "isle", "point", "head",
+             "wood", "woods", "forest", "field", "fields", "moor", "heath", "valley", "down",
+             "downs", "cape", "rock", "rocks", "marsh", "park", "common"),
+    "town": ("town", "city", "village", "borough", "ville", "ton", "burg", "borough", "ford",
+             "port", "mouth", "wick", "bury", "chester", "ham", "by"),
+}

@@ -199,3 +199,12 @@ ZH_FOLLOW_UPS = [
     "{name}随后送给{other}一枚银戒指。", "不久，{name}大病一场，卧床一周。",
 ]
 ZH_REPEAT_OPENER = "后来，"
+
+# Kinds of place by the last character of the name (see EN_PLACE_KINDS): 临川府 (a town) is no
+# stand-in for 落雁桥 where the summary returns home over the bridge, nor 东街 for 石湾渡.
+ZH_PLACE_KINDS = {"town": "府县州城镇村庄乡寨", "street": "街巷路", "water": "河江湖海滩渡湾港泊溪",
+                  "land": "山岭峰坡谷岛原洲", "building": "楼堂阁寺庙观庵院宫殿铺坊斋馆店行局",
+                  "crossing": "桥门关"}
+# Titles that name the same role, written two ways: one for the other is no change (师父 ->
+# 师傅, seed 5040's reading).
+ZH_TITLE_NEAR_SAME = (frozenset({"师父", "师傅"}),)

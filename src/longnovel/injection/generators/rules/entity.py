@@ -30,16 +30,19 @@ from longnovel.injection.lexicon.en import (
     EN_FUNCTION_WORDS,
     EN_KINSHIP,
     EN_MALE_RELATIONS,
+    EN_PLACE_KINDS,
     EN_TITLE_GENDERS,
     EN_TITLES,
 )
 from longnovel.injection.lexicon.zh import (
     ZH_COMPOUND_SURNAMES,
     ZH_KINSHIP,
+    ZH_PLACE_KINDS,
     ZH_PLACE_SUFFIXES,
     ZH_SURNAME_TITLES,
     ZH_SURNAMES,
     ZH_TITLE_GENDERS,
+    ZH_TITLE_NEAR_SAME,
     ZH_TITLES,
     ZH_YOUNG_TITLES,
 )
@@ -159,11 +162,21 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
         pronoun = _pronoun_for(sentence, end, gender, bool(opener), draft.zh)
         if pronoun is None:
             continue
+        if _gender_pronoun_after(sentence, end, gender, draft.zh):
+            continue  # "Syd Palmer is a friend of his": made "He is a friend of his", both
+            # pronouns would be the one person before (seed 5040's reading)
         cut = end + (2 if not draft.zh and sentence[end:end + 2] in ("'s", "’s") else 0)
         edit = _replace(draft, i, splice(sentence, start, cut, pronoun), "pronoun")
         if edit:
             out.append(edit)
     return out
+
+
+def _gender_pronoun_after(sentence: str, at: int, gender: str, zh: bool) -> bool:
+    if zh:
+        return ("他" if gender == "m" else "她") in sentence[at:]
+    words = r"he|him|his|himself" if gender == "m" else r"she|her|hers|herself"
+    return bool(re.search(rf"(?i)\b(?:{words})\b", sentence[at:]))
 
 
 def _gender_pronoun_before(sentence: str, at: int, gender: str, zh: bool) -> bool:
@@ -671,12 +684,39 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
             others = same + [n for n in fits if n not in same]
         elif kind == "place":
             others = [n for n in others if not any(n in p for p in people)
-                      and not (draft.zh and _zh_looks_personal(n))]
+                      and not (draft.zh and _zh_looks_personal(n))
+                      and _same_kind(_place_kind(n, draft.zh), _place_kind(name, draft.zh))]
+        elif kind == "title" and draft.zh:
+            others = [n for n in others
+                      if not any({n, name} <= near for near in ZH_TITLE_NEAR_SAME)]
         if not others:
             _refuse(draft, REFUSALS["no_other"])
         return others
     others = draft.memo(("stand_ins", kind, name, frozenset(present)), pick)
     return others[:3]
+
+
+def _place_kind(name: str, zh: bool) -> str | None:
+    """The kind of place (``EN_PLACE_KINDS``, ``ZH_PLACE_KINDS``) its name's end tells, or
+    None: two places are of one kind when both names tell the same kind or neither tells any
+    ("Dunmore" for "Corrinford" may stand; "the Bar" for "the Harbour Tower" may not)."""
+    if zh:
+        return next((kind for kind, ends in ZH_PLACE_KINDS.items() if name[-1:] in ends), None)
+    last = name.split()[-1].lower().strip(".,'’")
+    for kind, words in EN_PLACE_KINDS.items():
+        if last in words:
+            return kind
+    for kind, words in EN_PLACE_KINDS.items():  # an ending: "Guildhall", "Lanternwick"
+        if any(len(w) >= 3 and last.endswith(w) and len(last) > len(w) + 2 for w in words):
+            return kind
+    return None
+
+
+def _same_kind(a: str | None, b: str | None) -> bool:
+    """May places of kinds ``a`` and ``b`` stand for each other? The same kind; or a town
+    and a name that tells no kind (most such names are of towns and lands: "Dunmore",
+    "Corrinford")."""
+    return a == b or {a, b} == {None, "town"}
 
 
 def _preposition_fits(draft: Draft, before: str, other: str) -> bool:
