@@ -50,8 +50,8 @@ def content_terms(text: str, language: str) -> list[str]:
 
         out = []
         for run in _ZH_RUN.findall(to_simplified(text)):
-            out += [run[i:i + 2] for i in range(len(run) - 1)
-                    if not (run[i] in _ZH_FUNCTION and run[i + 1] in _ZH_FUNCTION)]
+            out += [a + b for a, b in zip(run, run[1:], strict=False)
+                    if not (a in _ZH_FUNCTION and b in _ZH_FUNCTION)]
         return out
     stop = _english_stopwords()
     tokens = [w.lower().strip("'’-") for w in _EN_WORD.findall(text)]
@@ -65,15 +65,21 @@ def _sentence_terms(sentence: str, language: str) -> frozenset[str]:
     return frozenset(content_terms(sentence, language))
 
 
-def _tokenized(terms: list[frozenset[str]]):
-    """The sentences' terms as bm25s token ids (each sentence's in sorted order, ``""`` for a
-    sentence without any), so that bm25s need not build its vocabulary from the strings
-    itself: the same scores, found faster."""
+def _tokenized(terms: list[frozenset[str]], words):
+    """The sentences' terms as bm25s token ids (``""`` for a sentence without any), so that
+    bm25s need not build its vocabulary from the strings itself: the same scores, found
+    faster. ``words``: every term of ``terms``, each once. A sentence's terms are a set, each
+    once, so neither the order of a sentence's ids nor the numbering changes a score: a
+    sentence's score for a term is the term's idf times the weight of a count of 1 at the
+    sentence's length."""
     from bm25s.tokenization import Tokenized
 
-    vocab: dict[str, int] = {}
-    ids = [[vocab.setdefault(t, len(vocab)) for t in sorted(sentence) or [""]]
-           for sentence in terms]
+    vocab = {t: i for i, t in enumerate(words)}
+    get = vocab.__getitem__
+    ids = [list(map(get, sentence)) for sentence in terms]
+    if not all(ids):
+        empty = vocab.setdefault("", len(vocab))
+        ids = [sentence or [empty] for sentence in ids]
     return Tokenized(ids=ids, vocab=vocab)
 
 
@@ -94,15 +100,27 @@ class ArticleIndex:
         self.article, self.language = article, language
         self.spans = sentence_spans(article, language) or [(0, len(article))]
         self.terms = [_sentence_terms(article[a:b], language) for a, b in self.spans]
-        df = Counter(chain.from_iterable(self.terms))
-        n = len(self.spans)
-        self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
-        self._unseen = math.log((n + 1) / 0.5)  # a word the article never uses
+        # each word's count of sentences: its weight (idf) is worked out when asked, for
+        # the few words a query has rather than for every word of the article
+        self.df = Counter(chain.from_iterable(self.terms))
+        self._n = len(self.spans)
+        self._unseen = math.log((self._n + 1) / 0.5)  # a word the article never uses
+        self._weights: dict[str, float] = {}  # of the words asked about
         self._bm25 = bm25s.BM25()
-        self._bm25.index(_tokenized(self.terms), show_progress=False)
+        self._bm25.index(_tokenized(self.terms, self.df), show_progress=False)
+
+    @property
+    def idf(self) -> dict[str, float]:
+        """{word: weight} of every word of the article."""
+        return {t: self.weight(t) for t in self.df}
 
     def weight(self, term: str) -> float:
-        return self.idf.get(term, self._unseen)
+        found = self._weights.get(term)
+        if found is None:
+            count = self.df.get(term)
+            found = self._unseen if count is None else math.log((self._n + 1) / (count + 0.5))
+            self._weights[term] = found
+        return found
 
     def support(self, query: set[str], covered: set[str]) -> float:
         # (summed in sorted order: a set's order changes with each process's string hashing,
@@ -114,7 +132,7 @@ class ArticleIndex:
         """The passage of the article that best tells ``text`` (None when ``text`` has no
         content word the article uses); ``ignore``: words not to count (names swapped in)."""
         query = set(content_terms(text, self.language)) - ignore
-        known = sorted(t for t in query if t in self.idf)
+        known = sorted(t for t in query if t in self.df)
         if not known:
             return None
         scores = self._bm25.get_scores(known)

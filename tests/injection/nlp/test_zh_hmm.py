@@ -42,6 +42,22 @@ def test_words_of_a_run_are_jiebas():
         assert hmm.hmm_words(run) == list(finalseg.cut(run)), run
 
 
+def test_words_of_random_runs_are_jiebas():
+    """Runs of any characters of jieba's range, many of them absent from the model's tables
+    (every state then scores alike and the ties decide), split as jieba splits them."""
+    import random
+
+    from jieba import finalseg
+
+    rnd = random.Random(23)
+    alphabet = [chr(c) for c in range(0x4E00, 0x9FD6)]
+    common = sorted(set("".join(HAN_RUN.findall(_sample_text())[:300])))  # the sample's
+    for _ in range(3000):
+        pool = common if rnd.random() < 0.5 else alphabet
+        run = "".join(rnd.choice(pool) for _ in range(rnd.randint(1, 14)))
+        assert hmm.hmm_words(run) == list(finalseg.cut(run)), run
+
+
 def test_the_tagger_decodes_as_jieba_does(jieba_tagger):
     import jieba.posseg as pseg
 

@@ -15,23 +15,23 @@ on real text); they only skip the transitions the model does not have.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 MIN_FLOAT = -3.14e100  # jieba's score of a character a state never emits
 MIN_INF = float("-inf")  # jieba's score of a transition the tagger's model does not have
 
 
 def hmm_words(run: str) -> list[str]:
     """``list(jieba.finalseg.cut(run))`` for ``run``, a run of Chinese characters."""
-    from jieba import finalseg
-
-    states = _word_states(run)
+    finalseg, *model = _word_model()
     out, begin = [], 0
-    for i, state in enumerate(states):
-        if state == "B":
-            begin = i
-        elif state == "E":
-            out.append(run[begin:i + 1])
-        elif state == "S":
+    for i, state in enumerate(_word_states(run, *model)):
+        if state == _S:
             out.append(run[i])
+        elif state == _E:
+            out.append(run[begin:i + 1])
+        elif state == _B:
+            begin = i
     # (the path ends in E or S, so no tail is left over as jieba's loop allows for)
     forced = finalseg.Force_Split_Words
     if forced:
@@ -39,23 +39,31 @@ def hmm_words(run: str) -> list[str]:
     return out
 
 
-_SLOT = {"B": 0, "M": 1, "S": 2, "E": 3}  # a state's place in a step's back pointers
+_B, _M, _S, _E = range(4)  # the word model's states; a step's back pointers in this order
 
 
-def _word_states(obs: str) -> list[str]:
-    """jieba.finalseg's Viterbi path over B, M, E, S (begin, middle, end, single)."""
+@lru_cache(maxsize=1)
+def _word_model() -> tuple:
+    """``jieba.finalseg`` and the numbers of its model that ``_word_states`` reads (looked up
+    once: a corpus has some 100k runs, most of two or three characters)."""
+    from jieba import finalseg
     from jieba.finalseg import emit_P, start_P, trans_P
 
-    e_b, e_m, e_e, e_s = emit_P["B"], emit_P["M"], emit_P["E"], emit_P["S"]
-    t_eb, t_sb = trans_P["E"]["B"], trans_P["S"]["B"]
-    t_mm, t_bm = trans_P["M"]["M"], trans_P["B"]["M"]
-    t_ss, t_es = trans_P["S"]["S"], trans_P["E"]["S"]
-    t_be, t_me = trans_P["B"]["E"], trans_P["M"]["E"]
+    return (finalseg, emit_P["B"], emit_P["M"], emit_P["E"], emit_P["S"],
+            start_P["B"], start_P["M"], start_P["E"], start_P["S"],
+            trans_P["E"]["B"], trans_P["S"]["B"], trans_P["M"]["M"], trans_P["B"]["M"],
+            trans_P["S"]["S"], trans_P["E"]["S"], trans_P["B"]["E"], trans_P["M"]["E"])
+
+
+def _word_states(obs: str, e_b, e_m, e_e, e_s, p_b, p_m, p_e, p_s,
+                 t_eb, t_sb, t_mm, t_bm, t_ss, t_es, t_be, t_me) -> list[int]:
+    """jieba.finalseg's Viterbi path over B, M, E, S (begin, middle, end, single), as
+    ``_B``, ``_M``, ``_E``, ``_S``; the model's numbers as ``_word_model`` gives them."""
     c = obs[0]
-    b = start_P["B"] + e_b.get(c, MIN_FLOAT)
-    m = start_P["M"] + e_m.get(c, MIN_FLOAT)
-    e = start_P["E"] + e_e.get(c, MIN_FLOAT)
-    s = start_P["S"] + e_s.get(c, MIN_FLOAT)
+    b = p_b + e_b.get(c, MIN_FLOAT)
+    m = p_m + e_m.get(c, MIN_FLOAT)
+    e = p_e + e_e.get(c, MIN_FLOAT)
+    s = p_s + e_s.get(c, MIN_FLOAT)
     back = []
     for c in obs[1:]:
         # each state has two predecessors; max over (score, state) keeps the later letter
@@ -63,22 +71,22 @@ def _word_states(obs: str) -> list[str]:
         # written out, not looped over: this loop runs once per character of every run)
         em = e_b.get(c, MIN_FLOAT)
         p, q = e + t_eb + em, s + t_sb + em
-        nb, from_b = (p, "E") if p > q else (q, "S")
+        nb, from_b = (p, _E) if p > q else (q, _S)
         em = e_m.get(c, MIN_FLOAT)
         p, q = b + t_bm + em, m + t_mm + em
-        nm, from_m = (p, "B") if p > q else (q, "M")
+        nm, from_m = (p, _B) if p > q else (q, _M)
         em = e_s.get(c, MIN_FLOAT)
         p, q = e + t_es + em, s + t_ss + em
-        ns, from_s = (p, "E") if p > q else (q, "S")
+        ns, from_s = (p, _E) if p > q else (q, _S)
         em = e_e.get(c, MIN_FLOAT)
         p, q = b + t_be + em, m + t_me + em
-        ne, from_e = (p, "B") if p > q else (q, "M")
+        ne, from_e = (p, _B) if p > q else (q, _M)
         back.append((from_b, from_m, from_s, from_e))
         b, m, e, s = nb, nm, ne, ns
-    state = "E" if e > s else "S"
+    state = _E if e > s else _S
     path = [state]
     for step in reversed(back):
-        state = step[_SLOT[state]]
+        state = step[state]
         path.append(state)
     path.reverse()
     return path
