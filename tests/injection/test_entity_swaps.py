@@ -104,8 +104,10 @@ def test_a_place_stands_in_only_for_one_of_its_kind():
     assert any("of the Guildhall" in m or "of Guildhall" in m for m in made), made
     assert any("in Tarry Lane" in m for m in made), made
     assert any("rode to Dunmore" in m for m in made), made
-    zh = Draft("五月初四傍晚回到落雁桥。", "zh", _people("临川府", "落雁桥", "青螺桥", kind="place"))
-    assert {e.hallucinated_span for e in entity.mismatch_edits(zh)} == {"五月初四傍晚回到青螺桥。"}
+    zh = Draft("五月初四傍晚回到落雁桥。", "zh",
+               _people("临川府", "落雁桥", "青螺桥", kind="place"))
+    assert {e.hallucinated_span for e in entity.mismatch_edits(zh)} == {
+        "五月初四傍晚回到青螺桥。"}
 
 
 COUPLET = "第一回 甄士隐梦幻识通灵 贾雨村风尘怀闺秀"

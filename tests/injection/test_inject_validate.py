@@ -236,8 +236,10 @@ def test_a_quoted_passage_holds_what_the_edit_changed():
     base = "韩石嫌鹿角胶太贵，去镇东的皮货铺买了三十斤牛皮熬胶。青禾在家等他。"
     article = ("韩石说小墨都用鹿角胶熬胶太贵了，鹿角胶一斤要一两银子，不如去镇东的皮货铺看看牛皮。"
                "青禾点了点头。天下起了雨。于是韩石去了皮货铺，买了三十斤牛皮，扛回墨坊。")
-    e = cand(base.replace("三十斤", "十五斤"), "韩石嫌鹿角胶太贵，去镇东的皮货铺买了十五斤牛皮熬胶。",
-             "韩石嫌鹿角胶太贵，去镇东的皮货铺买了三十斤牛皮熬胶。", "number", "quantity", base=base)
+    e = cand(base.replace("三十斤", "十五斤"),
+             "韩石嫌鹿角胶太贵，去镇东的皮货铺买了十五斤牛皮熬胶。",
+             "韩石嫌鹿角胶太贵，去镇东的皮货铺买了三十斤牛皮熬胶。", "number", "quantity",
+             base=base)
     found = gold(e, "zh", ArticleIndex(article, "zh"))
     assert "三十斤牛皮" in found.evidence, found
     assert found.evidence == article[found.evidence_start:found.evidence_end]
