@@ -270,3 +270,19 @@ def test_a_quoted_passage_holds_what_the_edit_changed():
     article = "“这五百锭，”他说，“废了。”青禾哭了。第二天，顾衡山说，五钱重的小锭，二十天就干透了。"
     found = gold(e, "zh", ArticleIndex(article, "zh"))
     assert "参考摘要" in found.reason and found.evidence == "", found
+
+
+def test_an_added_sentence_carries_evidence_only_where_the_article_tells_what_it_follows():
+    """Seed 5141's reading: fabrication rows carried "your wits?" and "柴文焕说。" as
+    evidence, the best passage of a poor lot for the sentence the invention follows. The
+    passage goes with the row only when it tells that sentence as a quoted passage must."""
+    from longnovel.injection.evidence import ArticleIndex
+    from longnovel.injection.reasons import gold
+
+    added = "Orrin sells the old clock at the fair."
+    e = cand(EN.replace("rain.", "rain. " + added), added, "", "fabrication", "continue")
+    found = gold(e, "en", ArticleIndex(ARTICLE, "en"))
+    assert found.evidence.startswith("Mabry put on her coat"), found
+    found = gold(e, "en", ArticleIndex("Your wits? Mabry laughed. The house was cold.", "en"))
+    assert (found.evidence, found.evidence_start) == ("", -1), found
+    assert found.reason.endswith("which the article does not tell.")

@@ -1056,10 +1056,12 @@ def test_the_answer_and_reply_verbs_are_found_in_every_form():
 CONTROL_SWAP = "Hannah sells the old car to Jon. Molly opens the door and walks out."
 
 READINGS_WITH_CONTROL = [
-    # seed 2716: "if they weren't to get another, it would take a year"
+    # seed 2716: "if they weren't to get another, it would take a year" (and since seed
+    # 5141's reading no turn in a sentence with a condition at all: "He wasn't their only
+    # pilot, and if they were to get another" leaves the condition about nothing)
     ("He was their only pilot, and if they were to get another, it would take at least a year "
-     "of training. Hannah wasn't there.", "polarity", ("weren", "were not"),
-     "He wasn't their only pilot"),
+     "of training. Hannah wasn't there. Molly is at home.", "polarity",
+     ("weren", "were not", "wasn't their"), "Molly isn't at home"),
     # seed 3020: "he likes the Captain much"
     ("Paul admits that he does not like the Captain much. Hannah does not wait.", "polarity",
      ("likes the Captain much",), "Hannah waits"),
@@ -2116,3 +2118,56 @@ def test_reading_4939_no_count_the_calendar_fixes_nor_a_set_pair_of_kin():
                        "friend at the gate.", "en", people)
     assert not any("and children" in m and "wife" not in m for m in made), made
     assert any("his cousin at the gate" in m for m in made), made
+
+
+def test_reading_5040_no_outcome_turned_that_the_next_sentences_tell():
+    """Seed 5040's reading: "Rector refuses to go with him", then "Syme and Rector go with the
+    Martians"; "Orrin Vale refused the trial", then the parties meet to set the trial. An
+    outcome is not turned where the next two sentences of its paragraph take up what it was
+    about; where they do not, it still is."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity(n) for n in ("Rector", "Syme", "Orrin", "Wren")]
+    base = "Syme asks Rector to come. Rector agrees to go with him to the canal. "
+    made = _edits_with(event, base + "The men travel in a sand car, and Syme and Rector go "
+                       "with the Martians.", "en", people)
+    assert not any("refuses to go" in m or "declines to go" in m for m in made), made
+    made = _edits_with(event, base + "The men travel in a sand car and reach the city.", "en",
+                       people)
+    assert any("refuses to go" in m for m in made), made
+    made = _edits_with(event, "Wren asked for a trial. Orrin accepted the trial. The parties "
+                       "met at four to set the terms of the trial.", "en", people)
+    assert made == [], made
+    made = _edits_with(event, "Wren asked for a trial. Orrin accepted the trial. The "
+                       "parties met at four.", "en", people)
+    assert any("refused the trial" in m for m in made), made
+    # (and a new paragraph of the same unit's summary still takes it up)
+    from longnovel.injection.generators.rules.draft import Draft
+
+    one_unit = Draft(base + "\n\nThe men travel in a sand car. Syme and Rector go with the "
+                     "Martians.", "en", people, unit_starts=())
+    made = [e.hallucinated_span for e in event.edits(one_unit)]
+    assert not any("refuses to go" in m for m in made), made
+
+
+def test_reading_5141_no_polarity_turned_that_its_sentence_leans_on():
+    """Seed 5141's reading: "Lethla is not caught off guard but manages to fire" (the "but"
+    after it now sets nothing against anything), "Prays for vengeance upon him, if she
+    recover" (a condition), "Rikud doesn't say that stars may be changing" (a report left
+    standing, unsaid), "鲁少棠说他没有不比" (a double negative). The same statements without
+    those still turn."""
+    from longnovel.injection.generators.rules import polarity
+
+    lead = "Hannah does not wait. "  # (a negation of the writer's, for the construction)
+    assert offered(lead + "Lethla is caught off guard but manages to fire.", "polarity") == []
+    assert offered(lead + "Lethla is caught off guard by the blast.", "polarity") == [
+        "Lethla is not caught off guard by the blast."]
+    assert offered(lead + "Clarissa prays for vengeance upon him, if she recovers.",
+                   "polarity") == []
+    assert offered(lead + "Clarissa prays for vengeance upon him.", "polarity") == [
+        "Clarissa does not pray for vengeance upon him."]
+    made = offered(lead + "Rikud says that the stars may be changing.", "polarity")
+    assert made == ["Rikud says that the stars may not be changing."], made
+    made = _edits_with(polarity, "鲁少棠说他不比了。青禾劝他。", "zh",
+                       [_entity(n) for n in ("鲁少棠", "青禾")])
+    assert not any("没有不" in m for m in made), made

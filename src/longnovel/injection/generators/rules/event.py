@@ -50,7 +50,7 @@ from longnovel.injection.nlp.inflect import (
     verb_lemmas,
 )
 from longnovel.injection.nlp.numerals import en_words_to_int
-from longnovel.injection.nlp.text import word_change
+from longnovel.injection.nlp.text import changed_parts, word_change
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -235,7 +235,44 @@ def edits(draft: Draft) -> list[Edit]:
              + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
     # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
     return own_words_first(draft, [e for e in found if e.subtype != "outcome"
-                                   or not gives_its_reason(e.original_span, draft.zh)])
+                                   or not (gives_its_reason(e.original_span, draft.zh)
+                                           or _told_next(draft, e))])
+
+
+def _told_next(draft: Draft, edit: Edit) -> bool:
+    """Do the next three sentences of its unit's summary take up what the turned outcome was
+    about (a content word of the clause after the verb: "Rector agrees to go with him. ...
+    Syme and Rector go with the Martians"; "Orrin Vale agreed to the trial. The parties met
+    ... the trial")? They then tell the original outcome, and contradict the new one (seed
+    5040's reading)."""
+    from longnovel.injection.evidence import content_terms
+
+    i = next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
+    if i is None:
+        return False
+    _, _, end = changed_parts(edit.original_span, edit.text)
+    clause = re.split(r"[,;:，；：。.!?！？]", edit.text[end:], maxsplit=1)[0]
+    clause = clause if draft.zh else " ".join(clause.split()[:5])
+    about = _content(clause, draft.language, content_terms)
+    if not about:
+        return False
+    for k in (i + 1, i + 2, i + 3):
+        if k >= len(draft.sentences) or draft.unit_of(k) != draft.unit_of(i):
+            break
+        if about & _content(draft.sentences[k], draft.language, content_terms):
+            return True
+    return False
+
+
+def _content(text: str, language: str, content_terms) -> set[str]:
+    """Content words of ``text`` less the names (en: stems and verb lemmas)."""
+    if language == "zh":
+        return set(content_terms(text, language))
+    text = re.sub(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]*", " ", text)
+    words = re.findall(r"[a-z]+", text.lower())
+    return set(content_terms(text, language)) | {
+        lemma for w in words if (lemma := verb_lemma(w)) and lemma not in (
+            "be", "have", "do", "get", "make")}
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

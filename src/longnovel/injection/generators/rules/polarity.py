@@ -215,6 +215,8 @@ def edits(draft: Draft) -> list[Edit]:
             if subtype == "negate" and not draft.zh and (
                     _litotes(sentence, new) or not _negating_verb_kept(draft, sentence, new)):
                 continue
+            if _sets_up_a_turn(sentence, new, end, subtype, draft.zh):
+                continue
             edit = draft.replace_sentence(i, new, subtype)
             if edit:
                 out.append(edit)
@@ -842,6 +844,28 @@ def _zh_negations(tagged) -> list[str]:
                 not _zh_chain_goes_on(tagged, k):
             out.append(_negate_done(tagged, k))
     return out
+
+
+_EN_TURN_AFTER = re.compile(r"(?:,\s*|\s)(?:but|yet)\b")
+_ZH_TURN_AFTER = re.compile(r"[，,]\s*(?:但|可是|然而|不过)|却")
+_EN_CONDITION = re.compile(r"(?i)\b(?:if|unless)\b")
+_ZH_CONDITION = re.compile(r"如果|要是|假如|倘若|若是|万一")
+
+
+def _sets_up_a_turn(sentence: str, new: str, end: int, subtype: str, zh: bool) -> bool:
+    """Would the change turn a statement the rest of its sentence leans on (seed 5141's
+    reading)? One that a "but", "yet" (但, 却) after it sets against ("Lethla is not caught
+    off guard but manages to fire"); a sentence with a condition ("Prays for vengeance upon
+    him, if she recover"), whose two halves hold each other's polarity; a verb of saying or
+    finding negated before its "that" ("Rikud doesn't say that stars may be changing": the
+    report is still there, unsaid); a Chinese double negative (没有不比)."""
+    if (_ZH_TURN_AFTER if zh else _EN_TURN_AFTER).search(sentence[end:]):
+        return True
+    if (_ZH_CONDITION if zh else _EN_CONDITION).search(sentence):
+        return True
+    if zh:
+        return "没有不" in new or "不不" in new or "没不" in new
+    return subtype == "negate" and bool(re.match(r"\s+that\b", sentence[end:]))
 
 
 _ZH_COVERBS = ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从", "用", "拿")
