@@ -2171,3 +2171,47 @@ def test_reading_5141_no_polarity_turned_that_its_sentence_leans_on():
     made = _edits_with(polarity, "鲁少棠说他不比了。青禾劝他。", "zh",
                        [_entity(n) for n in ("鲁少棠", "青禾")])
     assert not any("没有不" in m for m in made), made
+
+
+def test_reading_5242_what_the_rest_of_the_sentence_or_the_clock_already_says():
+    """Seed 5242's reading: "He quickly dies and orders some men ..." (the dead man acts on);
+    "Afraid Belford never plays him false" and "would not have saved her, as it did once
+    before" (a fear or a comparison with before holds the polarity of what it is about);
+    "没有结皮，他才回" (才 waits for what was done); "Warden-Mayor Tabitha Oakes heard the
+    mayor" (one title, two people); "At five minutes to twelve" put before "At 10.41" (the
+    clock tells the order). Nearby cases still change."""
+    from longnovel.injection.generators.rules import entity, event, polarity, temporal
+    from longnovel.injection.generators.rules.draft import Draft, tells_its_date
+
+    people = [_entity(n) for n in ("Sam", "Orrin", "Belford", "Lovelace")]
+    made = _edits_with(event, "Sam is shot. He quickly recovers and orders some men to carry "
+                       "him home. Orrin waits.", "en", people)
+    assert not any("dies and orders" in m for m in made), made
+    made = _edits_with(event, "Sam is shot. He quickly recovers in the hospital. Orrin waits "
+                       "at the gate.", "en", people)
+    assert "He quickly dies in the hospital." in made, made
+    lead = "Hannah does not wait. "
+    assert offered(lead + "Lovelace is afraid Belford plays him false.", "polarity") == []
+    assert offered(lead + "Belford plays him false.", "polarity") == [
+        "Belford does not play him false."]
+    assert offered(lead + "Belford saved her, as he did once before.", "polarity") == []
+    assert offered(lead + "Belford saved her on the road.", "polarity") == [
+        "Belford did not save her on the road."]
+    made = polarity._zh_negations(list(__import__(
+        "longnovel.injection.nlp.zh.segment", fromlist=["tagged_words"]).tagged_words(
+        "韩石等墨结了皮，他才回家。")))
+    assert made and all(polarity._sets_up_a_turn("韩石等墨结了皮，他才回家。", m, 6, "negate",
+                                                 True) for m in made)
+    titles = [_entity("Tabitha Oakes")] + [_entity(n, kind="title") for n in
+                                            ("doctor", "mayor", "captain")]
+    made = {e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        "In her kitchen, Warden-Mayor Tabitha Oakes heard the doctor and the clerk.", "en",
+        titles))}
+    assert made == {"In her kitchen, Warden-Mayor Tabitha Oakes heard the captain and the "
+                    "clerk."}, made
+    assert tells_its_date("At 10.41 the bell rang.", False)
+    assert tells_its_date("At five minutes to twelve she reported.", False)
+    assert tells_its_date("当夜三更，小满进了谱房。", True)
+    summary = ("At 10.41 Wren rang the tide bell from the tower. At five minutes to twelve "
+               "Orrin reported the water to the Office.")
+    assert [e.hallucinated_span for e in temporal.edits(Draft(summary, "en", people))] == []

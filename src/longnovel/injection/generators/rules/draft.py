@@ -436,14 +436,19 @@ _ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|e
 _EN_DATE = re.compile(rf"(?i)\bthe (?:\w+ of the )?(?:{_ORDINALS})\b(?! (?:time|day|one|man|"
                       rf"woman|person|ship|of (?:them|those)))|\b(?:January|February|March|April|"
                       rf"May|June|July|August|September|October|November|December) \d{{1,2}}\b|"
-                      rf"\b(?:in|of) \d{{4}}\b")
+                      rf"\b(?:in|of) \d{{4}}\b|"
+                      # a clock time ("at 10.41", "at five minutes to twelve", "at nine o'clock")
+                      rf"\bat (?:\d{{1,2}}[.:]\d{{2}}|[\w-]+ minutes (?:to|past) \w+|"
+                      rf"(?:a quarter|half) (?:to|past) \w+|[\w-]+ o['’]clock)\b")
 _ZH_DATE = re.compile(r"[正腊冬一二三四五六七八九十]{1,2}月(?:初|廿|[一二三]?十)?"
                       r"[一二三四五六七八九十]?|初[一二三四五六七八九十]|[一二三]?十?[一二三四五六七八九十][日号]|"
-                      r"除夕|端午|中秋|腊八|元宵|清明|重阳")
+                      r"除夕|端午|中秋|腊八|元宵|清明|重阳|[一二三四五六七八九十两]+更|"
+                      r"[一二三四五六七八九十]+点(?:[一二三四五六七八九十]+分|半|钟)?")
 
 
 def tells_its_date(sentence: str, zh: bool) -> bool:
-    """Does the sentence give the date of what it tells ("On the thirteenth", "June 4",
-    四月十二)? Two dated sentences told out of the order of their dates give a swap away to
-    any reader, and a date borrowed from another part of the book an invention."""
+    """Does the sentence give the date or the clock time of what it tells ("On the
+    thirteenth", "June 4", 四月十二, "At 10.41", 三更)? Two dated sentences told out of the
+    order of their dates give a swap away to any reader, and a date borrowed from another
+    part of the book an invention."""
     return bool((_ZH_DATE if zh else _EN_DATE).search(sentence))

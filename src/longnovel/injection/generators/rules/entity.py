@@ -623,6 +623,11 @@ def _stand_in_fits(draft: Draft, kind: str, sentence: str, start: int, name: str
     pronoun after the name)?"""
     if repeats_a_name(sentence, other, draft.zh):
         return False  # "Lovelace to Belford. Has an interview with Mr. Lovelace"
+    rest = sentence[:start] + " " + sentence[start + len(name):]
+    if kind == "title" and not draft.zh and re.search(
+            rf"(?i)(?<![a-z]){re.escape(other)}(?![a-z])", rest):
+        return False  # "Warden-Mayor Tabitha Oakes heard the mayor": one title, two people
+        # (seed 5242's reading)
     if kind == "title" and not _title_keeps_gender(name, other, later, draft.zh):
         return False  # "the lady's maid ... she herself": no "master"
     if kind == "title" and draft.zh and sentence[:start].endswith("老") and \

@@ -13,6 +13,7 @@ from longnovel.injection.generators.rules.draft import (
     gives_its_reason,
     in_a_contrast,
     own_words_first,
+    takes_up_before,
     word_edits,
 )
 from longnovel.injection.lexicon.en import (
@@ -236,7 +237,34 @@ def edits(draft: Draft) -> list[Edit]:
     # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
     return own_words_first(draft, [e for e in found if e.subtype != "outcome"
                                    or not (gives_its_reason(e.original_span, draft.zh)
-                                           or _told_next(draft, e))])
+                                           or _told_next(draft, e)
+                                           or _dies_and_goes_on(draft, e))])
+
+
+_EN_DEATH = re.compile(r"\b(?:dies|died|is killed|was killed|perishes|perished)\b")
+_ZH_DEATH = re.compile(r"死了|死去|去世|被杀")
+
+
+def _dies_and_goes_on(draft: Draft, edit: Edit) -> bool:
+    """Does an outcome turned into a death leave the one who died acting after it: later in
+    the sentence ("He quickly dies and orders some men to ...", seed 5242's reading) or in
+    the next sentence of the unit, which names them or opens with a pronoun?"""
+    found = (_ZH_DEATH if draft.zh else _EN_DEATH).search(edit.text)
+    if not found or (_ZH_DEATH if draft.zh else _EN_DEATH).search(edit.original_span):
+        return False
+    after = edit.text[found.end():]
+    if draft.zh:
+        if re.match(r"[，,]?(?:又|还|便|就|并|接着)", after):
+            return True
+    elif re.match(r"[^.;:!?]*?\band\s+(?:then\s+)?([a-z]+)\b", after) and any(
+            verb_lemma(w) for w in re.findall(r"\band\s+(?:then\s+)?([a-z]+)", after)[:1]):
+        return True
+    i = next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
+    if i is None or i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
+        return False
+    named = [n for _, _, n in draft.mentions(i, draft.names("person"))]
+    following = draft.sentences[i + 1]
+    return any(n in following for n in named[:1]) or takes_up_before(following, draft.zh)
 
 
 def _told_next(draft: Draft, edit: Edit) -> bool:

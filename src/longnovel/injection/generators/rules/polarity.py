@@ -848,19 +848,24 @@ def _zh_negations(tagged) -> list[str]:
 
 _EN_TURN_AFTER = re.compile(r"(?:,\s*|\s)(?:but|yet)\b")
 _ZH_TURN_AFTER = re.compile(r"[，,]\s*(?:但|可是|然而|不过)|却")
-_EN_CONDITION = re.compile(r"(?i)\b(?:if|unless)\b")
-_ZH_CONDITION = re.compile(r"如果|要是|假如|倘若|若是|万一")
+_EN_CONDITION = re.compile(r"(?i)\b(?:if|unless)\b|\bafraid\b|\bfear(?:s|ed)?\b|\blest\b|"
+                           r"\bas (?:\w+ )?(?:it|he|she|they|we|I) (?:\w+ )?(?:did|had|was|were)\b")
+_ZH_CONDITION = re.compile(r"如果|要是|假如|倘若|若是|万一|条件是|只要|除非")
 
 
 def _sets_up_a_turn(sentence: str, new: str, end: int, subtype: str, zh: bool) -> bool:
     """Would the change turn a statement the rest of its sentence leans on (seed 5141's
     reading)? One that a "but", "yet" (但, 却) after it sets against ("Lethla is not caught
     off guard but manages to fire"); a sentence with a condition ("Prays for vengeance upon
-    him, if she recover"), whose two halves hold each other's polarity; a verb of saying or
-    finding negated before its "that" ("Rikud doesn't say that stars may be changing": the
-    report is still there, unsaid); a Chinese double negative (没有不比)."""
+    him, if she recover"), a fear ("Afraid Belford never plays him false") or a comparison
+    with before ("would not have saved her, as it did once before"), whose halves hold each
+    other's polarity (seed 5242); a 才 after it; a verb of saying or finding negated before
+    its "that" ("Rikud doesn't say that stars may be changing": the report is still there,
+    unsaid); a Chinese double negative (没有不比)."""
     if (_ZH_TURN_AFTER if zh else _EN_TURN_AFTER).search(sentence[end:]):
         return True
+    if zh and "才" in sentence[end:]:
+        return True  # 没有结皮，他才回: 才 waits for what was done
     if (_ZH_CONDITION if zh else _EN_CONDITION).search(sentence):
         return True
     if zh:
