@@ -256,10 +256,11 @@ def _dies_and_goes_on(draft: Draft, edit: Edit) -> bool:
     if draft.zh:
         if re.match(r"[，,]?(?:又|还|便|就|并|接着)", after):
             return True
-    elif re.match(r"[^.;:!?]*?\band\s+(?:then\s+)?([a-z]+)\b", after) and any(
-            verb_lemma(w) for w in re.findall(r"\band\s+(?:then\s+)?([a-z]+)", after)[:1]):
-        return True
-    i = next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
+    else:
+        then = re.search(r"\band\s+(?:then\s+)?([a-z]+)\b", re.split(r"[.;:!?]", after)[0])
+        if then and verb_lemma(then.group(1)):
+            return True
+    i = _sentence_of(draft, edit)
     if i is None or i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
         return False
     named = [n for _, _, n in draft.mentions(i, draft.names("person"))]
@@ -275,7 +276,7 @@ def _told_next(draft: Draft, edit: Edit) -> bool:
     5040's reading)."""
     from longnovel.injection.evidence import content_terms
 
-    i = next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
+    i = _sentence_of(draft, edit)
     if i is None:
         return False
     _, _, end = changed_parts(edit.original_span, edit.text)
@@ -290,6 +291,11 @@ def _told_next(draft: Draft, edit: Edit) -> bool:
         if about & _content(draft.sentences[k], draft.language, content_terms):
             return True
     return False
+
+
+def _sentence_of(draft: Draft, edit: Edit) -> int | None:
+    """The index of the sentence an edit starts in."""
+    return next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
 
 
 def _content(text: str, language: str, content_terms) -> set[str]:
