@@ -2215,3 +2215,25 @@ def test_reading_5242_what_the_rest_of_the_sentence_or_the_clock_already_says():
     summary = ("At 10.41 Wren rang the tide bell from the tower. At five minutes to twelve "
                "Orrin reported the water to the Office.")
     assert [e.hallucinated_span for e in temporal.edits(Draft(summary, "en", people))] == []
+
+
+def test_reading_5242_no_swap_of_what_had_happened_before_the_line():
+    """Seeds 5141's and 5242's readings: "At Dunmore, from the tenth to the nineteenth, stall
+    number 4 had shown Vell's Regulator" swapped with the scene that shows the ledger (the
+    record is of an earlier time, and the swapped order is the true one); sentences anchored
+    by "already" or 已经. The same scenes told in the simple past still swap."""
+    from longnovel.injection.generators.rules import temporal
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n) for n in ("Marle", "Wren", "小满", "青禾")]
+
+    def swaps(summary, language="en"):
+        return [e.hallucinated_span for e in temporal.edits(Draft(summary, language, people))]
+
+    assert swaps("Marle showed Wren his ledger in the market hall. Stall number 4 had shown "
+                 "the Regulator for nine days.") == []
+    assert swaps("Wren rang the bell at the tower. Marle had already left the hall.") == []
+    assert swaps("Marle showed Wren his ledger in the market hall. Stall number 4 showed the "
+                 "Regulator for nine days.")
+    assert swaps("小满到了码头。青禾已经上了船。", "zh") == []
+    assert swaps("小满到了码头。青禾上了船。", "zh")

@@ -141,16 +141,26 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
     if sentence.rstrip(" \"”’'").endswith(("?", "？")):
         return False
     if zh:
-        return True
+        return "已经" not in sentence  # 已经: what was so by then, not an event of the line
     if _EN_LETTER_HEADER.match(sentence):
         return False  # "Clarissa to Miss Howe, (Miss Howe's last not received.)": who writes
     if _a_state(sentence):
         return False  # "The logs were so heavy that ...": true before and after, no time
+    if _EN_BEFORE_THE_LINE.search(sentence):
+        return False  # "stall number 4 had shown Vell's Regulator", "had already left": a
+        # record of an earlier time, or what was so by then (seed 5141's and 5242's readings)
     if _no_subject(sentence):
         return False  # "Glories in his contrivances. Is passionately in love with Clarissa."
     words = re.findall(r"[A-Za-z]{2,}", sentence)
     words = [w.lower() for w in words[:1]] + [w for w in words[1:] if w.islower()]
     return any(_finite(w) for w in words)
+
+
+# The past perfect of a sentence's own verb, or "already": the sentence tells what had
+# happened before the story's line, or was so by then.
+_EN_BEFORE_THE_LINE = re.compile(r"^[^,;:]{0,60}?\b(?:had|'d)\s+(?:(?:not|never|already|"
+                                 r"just|once|long|since)\s+)?(?:been\s+)?[a-z]+(?:ed|en|wn|"
+                                 r"ght|ne|un|ck|id|lt|nt|pt|ft)\b|\balready\b", re.IGNORECASE)
 
 
 def _no_subject(sentence: str) -> bool:
