@@ -58,6 +58,24 @@ def content_terms(text: str, language: str) -> list[str]:
     return _stemmer().stemWords([w for w in tokens if w and w not in stop])
 
 
+def content_lemmas(text: str, language: str, names: bool = True) -> set[str]:
+    """``content_terms`` of ``text`` as a set, and in English each word's verb lemma as well
+    ("made" and "makes" meet at "make"; not be, have, do, get, make), without the words
+    written with a capital inside a sentence when ``names`` is False."""
+    if language == "zh":
+        return set(content_terms(text, language))
+    from longnovel.injection.nlp.inflect import verb_lemma
+
+    if not names:
+        text = re.sub(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]*", " ", text)
+    return set(content_terms(text, language)) | {
+        lemma for w in re.findall(r"[a-z]+", text.lower())
+        if (lemma := verb_lemma(w)) and lemma not in _LIGHT_VERBS}
+
+
+_LIGHT_VERBS = frozenset({"be", "have", "do", "get", "make"})
+
+
 @lru_cache(maxsize=32768)
 def _sentence_terms(sentence: str, language: str) -> frozenset[str]:
     """``content_terms`` of one article sentence as a set (cached: the windows of every tier
@@ -131,22 +149,16 @@ class ArticleIndex:
     def locate(self, text: str, ignore: frozenset[str] = frozenset()) -> Passage | None:
         """The passage of the article that best tells ``text`` (None when ``text`` has no
         content word the article uses); ``ignore``: words not to count (names swapped in)."""
-        query = set(content_terms(text, self.language)) - ignore
-        known = sorted(t for t in query if t in self.df)
-        if not known:
-            return None
-        scores = self._bm25.get_scores(known)
-        return self._grown(int(scores.argmax()), query)
+        query, scores = self._scores(text, ignore)
+        return None if scores is None else self._grown(int(scores.argmax()), query)
 
     def locate_showing(self, text: str, shows, tries: int = 5) -> Passage | None:
         """Of the passages grown from the ``tries`` article sentences that rank best for
         ``text``, the first whose text ``shows(text)`` says holds what a reason needs it to
         (the count, the name, the word an edit changed); None when none does."""
-        query = set(content_terms(text, self.language))
-        known = sorted(t for t in query if t in self.idf)
-        if not known:
+        query, scores = self._scores(text)
+        if scores is None:
             return None
-        scores = self._bm25.get_scores(known)
         order = sorted(range(len(scores)), key=lambda k: (-scores[k], k))[:tries]
         for best in order:
             if scores[best] <= 0:
@@ -155,6 +167,14 @@ class ArticleIndex:
             if shows(passage.text):
                 return passage
         return None
+
+    def _scores(self, text: str, ignore: frozenset[str] = frozenset()):
+        """(the content words of ``text`` less ``ignore``, the BM25 score of each article
+        sentence for those the article uses, or None where it uses none). (Looked up in the
+        counts: ``idf`` builds a dict of every word each time it is read.)"""
+        query = set(content_terms(text, self.language)) - ignore
+        known = sorted(t for t in query if t in self.df)
+        return query, (self._bm25.get_scores(known) if known else None)
 
     def _grown(self, best: int, query: set[str]) -> Passage:
         """Sentence ``best`` grown by a neighbour while that covers more of ``query``."""

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 
 from longnovel.injection.candidate import Candidate
-from longnovel.injection.evidence import content_terms
+from longnovel.injection.evidence import content_lemmas, content_terms
+from longnovel.injection.nlp.negation import denies
 from longnovel.injection.nlp.sentences import sentence_spans
 from longnovel.injection.nlp.text import changed_parts
 from longnovel.taxonomy import display_name
@@ -130,11 +131,6 @@ def _tells(passage, sentence: str, language: str) -> bool:
     return bool(set(content_terms(plain, language)) & set(content_terms(passage.text, language)))
 
 
-_EN_NEGATORS = re.compile(r"(?i)\b(?:not|never|no|nothing|nobody|none|neither|nor|without|"
-                          r"cannot)\b|n['’]t\b")
-_ZH_NEGATORS = re.compile(r"[不没未无别莫非勿]")
-
-
 def _shows_change(candidate: Candidate, language: str):
     """A test of a passage's text: does it hold what the edit took out of the original (a
     count in any spelling, a negation that was taken out, else a content word of the words
@@ -149,15 +145,14 @@ def _shows_change(candidate: Candidate, language: str):
         while old_end < len(old) and old[old_end].isalnum():
             old_end += 1
     removed = old[a:old_end]
-    negators = _ZH_NEGATORS if zh else _EN_NEGATORS
     values = _numbers(old, zh) - _numbers(new, zh)  # whole counts: "two hundred", 一百六十
-    if negators.search(removed):
-        return _Shows(removed, language, negators=negators)
+    if denies(removed, zh):
+        return _Shows(removed, language, negation=True)
     if values:
         return _Shows(removed, language, values=frozenset(values))
     if not set(content_terms(removed, language)):  # a word put in ("does not make"): the
         removed = old[a:a + 6] if zh else " ".join(old[a:].split()[:2])  # word after it
-    return _Shows(removed, language, terms=frozenset(_lemmas(removed, language)))
+    return _Shows(removed, language, terms=frozenset(content_lemmas(removed, language)))
 
 
 @dataclass(frozen=True)
@@ -166,16 +161,16 @@ class _Shows:
     counts, or one of the words), and the words the edit took out."""
     removed: str
     language: str
-    negators: re.Pattern | None = None
+    negation: bool = False
     values: frozenset[int] = frozenset()
     terms: frozenset[str] = frozenset()
 
     def __call__(self, text: str) -> bool:
-        if self.negators is not None:
-            return bool(self.negators.search(text))
+        if self.negation:
+            return denies(text, self.language == "zh")
         if self.values:
             return bool(self.values & _numbers(text, self.language == "zh"))
-        return not self.terms or bool(self.terms & _lemmas(text, self.language))
+        return not self.terms or bool(self.terms & content_lemmas(text, self.language))
 
 
 def _tells_the_rest(index, passage, sentence: str, removed: str, language: str) -> bool:
@@ -190,33 +185,20 @@ def _tells_the_rest(index, passage, sentence: str, removed: str, language: str) 
 
 
 def _numbers(text: str, zh: bool) -> set[int]:
-    from longnovel.injection.nlp.numerals import cn_to_int, en_words_to_int
+    """The counts ``text`` writes, each read whole (digits, en number words, zh numerals)."""
+    from longnovel.injection.nlp.numerals import (
+        CN_NUMERAL_CHARS,
+        EN_NUMBER_WORDS,
+        cn_to_int,
+        en_words_to_int,
+    )
 
     out = {int(d) for d in re.findall(r"\d+", text.replace(",", ""))}
     if zh:
-        out |= {v for run in re.findall(r"[零〇一二两三四五六七八九十百千万]+", text)
-                if (v := cn_to_int(run)) is not None and run not in ("一", "两")}
+        values = [cn_to_int(run) for run in re.findall(f"[{CN_NUMERAL_CHARS}]+", text)]
     else:
-        for run in re.findall(r"(?i)\b(?:(?:a|one|two|three|four|five|six|seven|eight|nine|ten|"
-                              r"eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
-                              r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
-                              r"eighty|ninety|hundred|thousand|and)\b[\s-]*)+", text):
-            value = en_words_to_int(run.strip(" -").lower())
-            if value is not None and run.strip().lower() not in ("a", "and", "one"):
-                out.add(value)
-    return out
-
-
-def _lemmas(text: str, language: str) -> set[str]:
-    """Content words of ``text`` (en: each word's verb lemma, where it has one, besides its
-    stem: "made" and "makes" meet at "make")."""
-    terms = set(content_terms(text, language))
-    if language != "zh":
-        from longnovel.injection.nlp.inflect import verb_lemma
-
-        terms |= {lemma for w in re.findall(r"[a-z]+", text.lower())
-                  if (lemma := verb_lemma(w)) and lemma not in ("be", "have", "do")}
-    return terms
+        values = [en_words_to_int(m.group()) for m in EN_NUMBER_WORDS.finditer(text)]
+    return out | {value for value in values if value is not None}
 
 
 # a capitalised word: a name, a heading's word, or a sentence's first word (most often a

@@ -157,12 +157,12 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
                for a, _, n in mentions if a != start):
             continue  # "He gives Lucie's key to Darnay": both named in it
         at = min(a for a, _, n in before if n == other)
-        if _gender_pronoun_before(draft.sentences[i - 1], at, gender, draft.zh):
+        if _gender_pronoun_in(draft.sentences[i - 1][:at], gender, draft.zh):
             continue  # "He tells Darnay ...": someone else is already "he"
         pronoun = _pronoun_for(sentence, end, gender, bool(opener), draft.zh)
         if pronoun is None:
             continue
-        if _gender_pronoun_after(sentence, end, gender, draft.zh):
+        if _gender_pronoun_in(sentence[end:], gender, draft.zh):
             continue  # "Syd Palmer is a friend of his": made "He is a friend of his", both
             # pronouns would be the one person before (seed 5040's reading)
         cut = end + (2 if not draft.zh and sentence[end:end + 2] in ("'s", "’s") else 0)
@@ -172,18 +172,12 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
     return out
 
 
-def _gender_pronoun_after(sentence: str, at: int, gender: str, zh: bool) -> bool:
+def _gender_pronoun_in(text: str, gender: str, zh: bool) -> bool:
+    """Does ``text`` hold a pronoun of ``gender``?"""
     if zh:
-        return ("他" if gender == "m" else "她") in sentence[at:]
+        return ("他" if gender == "m" else "她") in text
     words = r"he|him|his|himself" if gender == "m" else r"she|her|hers|herself"
-    return bool(re.search(rf"(?i)\b(?:{words})\b", sentence[at:]))
-
-
-def _gender_pronoun_before(sentence: str, at: int, gender: str, zh: bool) -> bool:
-    if zh:
-        return ("他" if gender == "m" else "她") in sentence[:at]
-    words = r"he|him|his|himself" if gender == "m" else r"she|her|hers|herself"
-    return bool(re.search(rf"(?i)\b(?:{words})\b", sentence[:at]))
+    return bool(re.search(rf"(?i)\b(?:{words})\b", text))
 
 
 def _pronoun_for(sentence: str, end: int, gender: str, after_opener: bool, zh: bool

@@ -274,7 +274,7 @@ def _told_next(draft: Draft, edit: Edit) -> bool:
     Syme and Rector go with the Martians"; "Orrin Vale agreed to the trial. The parties met
     ... the trial")? They then tell the original outcome, and contradict the new one (seed
     5040's reading)."""
-    from longnovel.injection.evidence import content_terms
+    from longnovel.injection.evidence import content_lemmas
 
     i = _sentence_of(draft, edit)
     if i is None:
@@ -282,13 +282,13 @@ def _told_next(draft: Draft, edit: Edit) -> bool:
     _, _, end = changed_parts(edit.original_span, edit.text)
     clause = re.split(r"[,;:，；：。.!?！？]", edit.text[end:], maxsplit=1)[0]
     clause = clause if draft.zh else " ".join(clause.split()[:5])
-    about = _content(clause, draft.language, content_terms)
+    about = content_lemmas(clause, draft.language, names=False)
     if not about:
         return False
     for k in (i + 1, i + 2, i + 3):
         if k >= len(draft.sentences) or draft.unit_of(k) != draft.unit_of(i):
             break
-        if about & _content(draft.sentences[k], draft.language, content_terms):
+        if about & content_lemmas(draft.sentences[k], draft.language, names=False):
             return True
     return False
 
@@ -296,17 +296,6 @@ def _told_next(draft: Draft, edit: Edit) -> bool:
 def _sentence_of(draft: Draft, edit: Edit) -> int | None:
     """The index of the sentence an edit starts in."""
     return next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
-
-
-def _content(text: str, language: str, content_terms) -> set[str]:
-    """Content words of ``text`` less the names (en: stems and verb lemmas)."""
-    if language == "zh":
-        return set(content_terms(text, language))
-    text = re.sub(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'’-]*", " ", text)
-    words = re.findall(r"[a-z]+", text.lower())
-    return set(content_terms(text, language)) | {
-        lemma for w in words if (lemma := verb_lemma(w)) and lemma not in (
-            "be", "have", "do", "get", "make")}
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

@@ -28,6 +28,7 @@ from longnovel.injection.lexicon.en import (
 from longnovel.injection.lexicon.zh import ZH_MODALS, ZH_NEGATED_WORDS, ZH_VERB_HEADS
 from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.inflect import is_base_verb, verb_lemma, verb_lemmas
+from longnovel.injection.nlp.negation import EN_NEGATED, ZH_NEGATORS
 from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS
 from longnovel.injection.nlp.text import changed_parts, match_case
 from longnovel.injection.nlp.zh.segment import is_idiom, tagged_words
@@ -42,7 +43,6 @@ _EN_AUX_NOT = re.compile(rf"\b({_AUX}|has|have|had) not\b")
 _EN_CONTRACTED = re.compile(r"\b(" + "|".join(EN_NEGATED_AUXILIARIES) + r")", re.IGNORECASE)
 _EN_NEVER = re.compile(r"\bnever\s+(?=[a-z])")
 _NOUN_BEFORE_WILL = {"his", "her", "their", "the", "a", "my", "father's", "own", "free", "good"}
-_ZH_NEGATORS = ("不", "没", "未", "别", "非", "无")
 _CONTRACTED_OF = {positive: short for short, positive in EN_NEGATED_AUXILIARIES.items()
                   if short.endswith("n't") and short != "cannot"}
 # Words that only read well under a negation ("told nobody anything", 任何人, "never saw
@@ -57,8 +57,6 @@ _ZH_NEGATIVE_POLARITY = ("任何", "丝毫", "从来", "再也", "一点也", "�
 
 # A sentence that already denies something is not negated again: "would not show her no
 # mercy", "never to have not seen", "knows not ... had not insulted" are double negatives.
-_EN_NEGATED = re.compile(r"\b(?:not|never|no|nor|nothing|nobody|none|neither|cannot)\b|n['’]t\b",
-                         re.IGNORECASE)
 _ZH_NEGATED = ("没有", "没", "未", "不是", "不会", "不能", "不肯", "不愿", "从不", "无法")
 
 
@@ -133,7 +131,7 @@ def _argues_with_itself(sentence: str, new: str, start: int, subtype: str, zh: b
 def _already_negated(sentence: str, zh: bool) -> bool:
     if zh:
         return any(word in sentence for word in _ZH_NEGATED)
-    return bool(_EN_NEGATED.search(sentence))
+    return bool(EN_NEGATED.search(sentence))
 
 
 def _reads_only_negated(sentence: str, zh: bool) -> bool:
@@ -787,7 +785,7 @@ def _join(tagged, start: int, end: int, new: str) -> str:
 
 
 def _negated_before(tagged, k: int) -> bool:
-    return k > 0 and tagged[k - 1][0].endswith(_ZH_NEGATORS + ("没有",))
+    return k > 0 and tagged[k - 1][0].endswith(ZH_NEGATORS + ("没有",))
 
 
 def _a_not_a(tagged, k: int) -> bool:
