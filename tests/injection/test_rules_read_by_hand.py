@@ -1965,7 +1965,7 @@ def test_reading_4939_an_invention_takes_over_no_pronoun_of_the_next_sentence():
                          "at the first pull.")
     assert offered(summary, "fabrication", people, outside=((False, donor),)) == []
     summary = opening + ("Telemachus watches the suitors try the bow one by one. Ulysses bends "
-                         "it at the first pull.")
+                         "the bow at the first pull.")
     assert offered(summary, "fabrication", people, outside=((False, donor),)) == [donor]
 
 
@@ -2244,3 +2244,58 @@ def test_reading_5242_no_swap_of_what_had_happened_before_the_line():
                  "Regulator for nine days.")
     assert swaps("小满到了码头。青禾已经上了船。", "zh") == []
     assert swaps("小满到了码头。青禾上了船。", "zh")
+
+
+def test_reading_5242_an_invention_takes_no_pronoun_over_and_keeps_the_tense():
+    """Seed 5242's reading: "Orrin Vale paid his fine of two hundred crowns eleven days early"
+    added right before "Orrin found it half an hour early" ("it", the lost purse, became the
+    fine); "Wren ... now hands the keeping of a clock to a younger girl" added to a summary
+    told in the past. No sentence is added before one whose pronoun it would take over, nor
+    in another tense than the sentence it follows; the same sentence is offered where the
+    next one points at nothing it holds, and a donor in the summary's tense still is."""
+    from longnovel.injection.generators.rules import fabrication
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity("Orrin", gender="m"), _entity("Wren", gender="f"),
+              _entity("Silas", gender="m")]
+    opening = ("The tide rose early that spring and the town watched the bar. Wren kept the "
+               "tower clock for the Office. ")
+    donor = "Orrin paid his fine of two hundred crowns at the Office eleven days early."
+
+    def added(summary, outside):
+        """The sentences added right after "that morning." (the purse's sentence)."""
+        draft = Draft(summary, "en", people, outside=((False, outside),))
+        return [e.hallucinated_span for e in fabrication.edits(draft)
+                if summary[: e.start].endswith("that morning.")]
+
+    assert donor not in added(opening + "Orrin lost his purse on the quay that morning. Orrin "
+                              "found it half an hour later by the nets.", donor)
+    assert donor in added(opening + "Orrin lost his purse on the quay that morning. Orrin "
+                          "walked home along the nets before noon.", donor)
+    # a "he" that finds Orrin now would find Silas, whom the added sentence names last
+    other = "Orrin paid Silas two hundred crowns at the Office eleven days early."
+    assert other not in added(opening + "Orrin lost his purse on the quay that morning. The "
+                              "nets were dry when he walked home.", other)
+    assert donor in added(opening + "Orrin lost his purse on the quay that morning. The nets "
+                          "were dry when he walked home.", donor)
+    present = "Orrin, who began as a clerk himself, now pays the Office two hundred crowns."
+    assert present not in added(opening + "Orrin lost his purse on the quay that morning. Wren "
+                                "walked home along the nets.", present)
+    assert present in added(opening.replace("kept", "keeps").replace("rose", "rises")
+                            .replace("watched", "watches") + "Orrin loses his purse on the "
+                            "quay that morning. Wren walks home along the nets.", present)
+
+
+def test_reading_5242_a_borrowed_cause_keeps_the_tense_of_the_cause_it_replaces():
+    """A borrowed cause told in the present where the writer told the cause in the past
+    ("Wren could not ring the tide-bell, because Silas proposes a seven-day count") is another
+    hand's; one in the past takes its place."""
+    people = [_entity("Wren", gender="f"), _entity("Silas", gender="m")]
+    summary = ("The tide rose early that spring. Wren could not ring the tide bell, because "
+               "the rope had snapped in the frost. Silas walked to the Office.")
+    present = "Silas proposes a seven day count at the market hall"
+    past = "Silas proposed a seven day count at the market hall"
+    causes = offered(summary, "causal", people, outside=((False, present + "."),))
+    assert not any("because Silas proposes" in c for c in causes), causes
+    causes = offered(summary, "causal", people, outside=((False, past + "."),))
+    assert any("because Silas proposed a seven day count" in c for c in causes), causes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from longnovel.injection.lexicon.en import EN_FUNCTION_WORDS
@@ -84,3 +85,39 @@ def past_tense(word: str) -> str | None:
 def third_person(word: str) -> str | None:
     """"go" -> "goes", "have" -> "has"."""
     return inflected(word, "VBZ")
+
+
+_ASIDE = re.compile(r",\s*(?:who|whom|whose|which|where|when)\b[^,]*,")
+_PAST_AUX = ("was", "were", "had", "did", "could", "would", "wasn", "weren", "hadn", "didn",
+             "couldn", "wouldn")
+_PRESENT_AUX = ("is", "are", "am", "has", "does", "can", "cannot", "will", "isn", "aren",
+                "hasn", "doesn", "won")
+_DETERMINERS = ("the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "this",
+                "that", "these", "those", "some", "many", "two", "three")
+
+
+@lru_cache(maxsize=4096)
+def clause_tense(clause: str) -> str | None:
+    """"past" or "present": the tense of the clause's first finite verb (en), or None. A word
+    after a determiner is taken for a noun ("the ships"), and an aside between commas that a
+    relative word opens ("Wren, who began as an apprentice, now hands ...") is passed over:
+    its verb is not the clause's."""
+    clause = _ASIDE.sub("", clause)
+    before = ""
+    for written in re.findall(r"(?<![\w'’-])[A-Za-z]+", clause):
+        word, after_determiner = written.lower(), before in _DETERMINERS
+        before = word
+        if after_determiner:
+            continue
+        if word in _PAST_AUX:
+            return "past"
+        if word in _PRESENT_AUX:
+            return "present"
+        lemma = verb_lemma(word) if written.islower() else None  # no name
+        if lemma is None or lemma == word:
+            continue
+        if word == third_person(lemma):
+            return "present"
+        if word == past_tense(lemma):
+            return "past"
+    return None

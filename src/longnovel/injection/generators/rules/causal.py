@@ -121,39 +121,8 @@ def _tenses_disagree(a: str, b: str) -> bool:
     colony there because there is something curious about the ruins")."""
     if any(re.search(r"(?i)\bwould(?:n['’]t| not)? have\b", clause) for clause in (a, b)):
         return True
-    first, second = _tense(a), _tense(b)
+    first, second = inflect.clause_tense(a), inflect.clause_tense(b)
     return first is not None and second is not None and first != second
-
-
-_PAST_AUX = ("was", "were", "had", "did", "could", "would", "wasn", "weren", "hadn", "didn",
-             "couldn", "wouldn")
-_PRESENT_AUX = ("is", "are", "am", "has", "does", "can", "cannot", "will", "isn", "aren",
-                "hasn", "doesn", "won")
-_DETERMINERS = ("the", "a", "an", "his", "her", "their", "its", "my", "our", "your", "this",
-                "that", "these", "those", "some", "many", "two", "three")
-
-
-def _tense(clause: str) -> str | None:
-    """"past" or "present": the tense of the clause's first finite verb (en), or None. A word
-    after a determiner is taken for a noun ("the ships")."""
-    before = ""
-    for written in re.findall(r"(?<![\w'’-])[A-Za-z]+", clause):
-        word, after_determiner = written.lower(), before in _DETERMINERS
-        before = word
-        if after_determiner:
-            continue
-        if word in _PAST_AUX:
-            return "past"
-        if word in _PRESENT_AUX:
-            return "present"
-        lemma = inflect.verb_lemma(word) if written.islower() else None  # no name
-        if lemma is None or lemma == word:
-            continue
-        if word == inflect.third_person(lemma):
-            return "present"
-        if word == inflect.past_tense(lemma):
-            return "past"
-    return None
 
 
 _NEEDS = r"must|needs? to|has to|have to|had to|should|ought to"
@@ -209,8 +178,12 @@ def _unrelated_events(draft: Draft, cause: str) -> list[str]:
     if not draft.names("person") or not draft.outside:
         return []
     size = _clause_size(cause, draft.zh)
+    tense = None if draft.zh else inflect.clause_tense(cause)
+    # (told in the replaced cause's tense: "because Silas Morrow proposes ..." for a cause
+    # the writer told in the past is another hand's)
     fitting = [body for body in draft.memo("cause_donors", lambda: _cause_donors(draft))
-               if 0.6 * size <= _clause_size(body, draft.zh) <= 1.5 * size + (4 if draft.zh else 2)]
+               if 0.6 * size <= _clause_size(body, draft.zh) <= 1.5 * size + (4 if draft.zh else 2)
+               and (tense is None or inflect.clause_tense(body) in (None, tense))]
     fitting.sort(key=lambda body: (abs(_clause_size(body, draft.zh) - size), body))
     return fitting[:2]
 

@@ -14,8 +14,10 @@ from longnovel.injection.generators.rules.donors import donors, retells
 from longnovel.injection.generators.rules.draft import (
     Draft,
     describes_a_state,
+    find_names,
     takes_up_before,
 )
+from longnovel.injection.nlp import inflect
 
 
 def edits(draft: Draft) -> list[Edit]:
@@ -90,8 +92,64 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
     for earlier, name, body in draft.memo("donors", lambda: donors(draft, people)):
         if name in where and len(body) >= shortest and fits(body, earlier) and \
                 not retells(draft, body):
-            out += [draft.insert_after(i, body, subtype) for i in where[name]]
+            out += [draft.insert_after(i, body, subtype) for i in where[name]
+                    if _fits_between(draft, i, body)]
     return out
+
+
+def _fits_between(draft: Draft, i: int, body: str) -> bool:
+    """Can ``body`` stand between sentence ``i`` and the next? Not where the next sentence's
+    pronoun would find in it someone (or something) other than whom it finds now ("Orrin Vale
+    paid his fine eleven days early. Orrin found it half an hour early": "it" was the lost
+    purse, seed 5242's reading), nor told in another tense than the sentence it follows
+    ("Wren ... now hands the keeping of a clock to a younger girl" in a summary told in the
+    past: the same reading)."""
+    if i + 1 < len(draft.sentences) and _captures(draft, i, body, draft.sentences[i + 1]):
+        return False
+    if draft.zh:
+        return True
+    before, added = inflect.clause_tense(draft.sentences[i]), inflect.clause_tense(body)
+    return before is None or added is None or before == added
+
+
+_EN_THING = re.compile(r"(?i)\b(?:it|its|itself|they|them|their|themselves)\b")
+_EN_GENDERED = re.compile(r"(?i)\b(?:(he|him|his|himself)|(she|her|hers|herself))\b")
+_ZH_GENDERED = re.compile(r"(他(?!们))|(她(?!们))")
+
+
+def _captures(draft: Draft, i: int, body: str, following: str) -> bool:
+    """Would a pronoun of ``following`` that no name before it in that sentence answers
+    find its referent in ``body``, put right before it, rather than where it finds it now?
+    A thing or a group (it, they; 它, 他们) always may: ``body`` tells things of its own. A
+    he or she finds the last person of that gender named before it: refused where the last
+    one ``body`` names is not the one the summary named last up to sentence ``i``."""
+    if (re.search(r"它|他们|她们", following) if draft.zh else _EN_THING.search(following)):
+        return True
+    people = draft.names("person")
+    for pronoun in (_ZH_GENDERED if draft.zh else _EN_GENDERED).finditer(following):
+        gender = "m" if pronoun.group(1) else "f"
+        if any(draft.gender_of(name) == gender and name in following[: pronoun.start()]
+               for name in people):
+            continue  # "Ned says that he ...": a name before it answers the pronoun
+        added = _last_of(draft, find_names(body, people, draft.zh), gender)
+        if added is not None and added != _named_last(draft, i, gender):
+            return True
+    return False
+
+
+def _last_of(draft: Draft, found: list, gender: str) -> str | None:
+    """The last of the names ``found`` (start, end, name) that is a person of ``gender``."""
+    of_gender = [(start, name) for start, _, name in found if draft.gender_of(name) == gender]
+    return max(of_gender)[1] if of_gender else None
+
+
+def _named_last(draft: Draft, i: int, gender: str) -> str | None:
+    """The person of ``gender`` the summary names last up to the end of sentence ``i``."""
+    for k in range(i, -1, -1):
+        found = _last_of(draft, draft.mentions(k, draft.names("person")), gender)
+        if found is not None:
+            return found
+    return None
 
 
 def _taken_up_next(draft: Draft, i: int) -> bool:
