@@ -25,8 +25,8 @@ EN_SUMMARY = (
     "Wren walks three miles to the Harbour Tower because Orrin has fallen ill. "
     "Captain Ferrant admires her courage, but Mrs. Crale mocks her muddy boots. "
     "Then Wren nurses her master for five days. She did not expect to stay so long. "
-    "Captain Ferrant talks with Wren in the lamp room. Later her mother visits the Harbour "
-    "Tower with Pell and Mabry.")
+    "Captain Ferrant talks with Wren in the lamp room. Wren's mother visits the Harbour Tower "
+    "with Pell and Mabry.")
 EN_ARTICLE = (
     "Wren Halloway walked to the Harbour Tower. Orrin lay ill there. Captain Ferrant and "
     "Mrs. Crale were in the lamp room. Captain Ferrant watched Wren. "

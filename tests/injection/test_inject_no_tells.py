@@ -82,8 +82,8 @@ def test_nothing_inside_a_quotation_is_changed():
 
 
 def test_a_fixed_template_is_not_the_invented_content():
-    summary = ("Carton walks to the bank because it is late. Darnay meets Lucie at the gate."
-               "\n\nCarton burns the letter in the fire. Lucie hides the key under the stone.")
+    summary = ("Carton walks to the bank because it is late. Lucie meets Darnay at the gate."
+               "\n\nCarton burns the letter in the fire. Lucie hides the key from Darnay.")
     outside = ((True, "Lucie sells her silver ring at the market."),
                (False, "Darnay sails to the coast with Carton. Darnay fears the sea "
                        "and its cold storms."))
@@ -94,7 +94,7 @@ def test_a_fixed_template_is_not_the_invented_content():
         ("continue", "Darnay sails to the coast with Carton."),
         ("psychology", "Darnay fears the sea and its cold storms.")}
     causes = {c.hallucinated_span for c in all_candidates(summary, "causal")}
-    assert "Carton burns the letter in the fire because Darnay meets Lucie at the gate." in causes
+    assert "Carton burns the letter in the fire because Lucie meets Darnay at the gate." in causes
     assert not any(s.startswith("Because of this, ") for s in causes), causes
 
 

@@ -2299,3 +2299,67 @@ def test_reading_5242_a_borrowed_cause_keeps_the_tense_of_the_cause_it_replaces(
     assert not any("because Silas proposes" in c for c in causes), causes
     causes = offered(summary, "causal", people, outside=((False, past + "."),))
     assert any("because Silas proposed a seven day count" in c for c in causes), causes
+
+
+def test_reading_5343_what_the_book_tells_later_or_earlier_goes_at_the_windows_edge():
+    """Seeds 5242's and 5343's readings: "Ulysses, arming himself and his friends, goes from
+    the city to visit his father" set down in the middle of the slaughter in the hall;
+    "Achilles drags the dead body" after the body was returned and buried. An event of a
+    later part of the book is told in the last half of the window's last unit, where the
+    story runs on into it; one of an earlier part, in the first half of the first."""
+    from longnovel.injection.generators.rules import fabrication
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity("Ulysses", gender="m"), _entity("Eumaeus", gender="m")]
+    summary = ("Ulysses lands on Ithaca at dawn. Ulysses hides the gifts in a cave by the "
+               "shore. Eumaeus feeds the stranger in the hut.\n\n"
+               "Ulysses fights the suitors in the great hall. Eumaeus bars the doors of the "
+               "hall.\n\n"
+               "Eumaeus washes the floor of the hall. Ulysses sends word to the farm at last.")
+    later = "Ulysses walks from the city to the farm to visit his old father."
+    earlier = "Ulysses sails from the far island with a crew of young oarsmen."
+
+    def after(outside):
+        draft = Draft(summary, "en", people, outside=outside)
+        return {(e.subtype, summary[: e.start].rsplit(".", 2)[-2].strip())
+                for e in fabrication.edits(draft) if e.subtype in ("continue", "repeat")}
+
+    assert after(((False, later),)) == {("continue", "Ulysses sends word to the farm at last")}
+    assert after(((True, earlier),)) == {("repeat", "Ulysses hides the gifts in a cave by the "
+                                                    "shore")}
+
+
+def test_reading_5343_no_swap_of_sentences_anchored_to_each_other():
+    """Seed 5343's reading: "Since then, Mars has become fully independent" swapped ahead of
+    the sentence its "then" stands for; "the note" moved before the sentence that brings the
+    note in; 第六天 counted from the rain of the sentence before; "The Warden-Mayor accepted
+    it" after a swap that put the loaf's price next to its "it". The same pairs without the
+    anchor still swap."""
+    from longnovel.injection.generators.rules import temporal
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n) for n in ("Ryd", "Retief", "Morrow", "Ada", "顾衡山", "青禾")]
+
+    def swaps(summary, language="en"):
+        return [e.hallucinated_span for e in temporal.edits(Draft(summary, language, people))]
+
+    assert swaps("Ryd signs the treaty with the Earth council. Since then, Mars has become "
+                 "fully independent of the old empire.") == []
+    assert swaps("Ryd signs the treaty with the Earth council. Mars becomes fully "
+                 "independent of the old empire.")
+    assert swaps("Retief pulls a note from his sleeve at the desk. The note names the "
+                 "ambassador of the mission.") == []
+    assert swaps("Retief pulls a letter from his sleeve at the desk. The guard names the "
+                 "ambassador of the mission.")
+    assert swaps("大雨下了七天，顾衡山守着烟房。第六天夜里，青禾去了码头。", "zh") == []
+    assert swaps("大雨下了七天，顾衡山守着烟房。青禾去了码头。", "zh")
+    assert swaps("Morrow offered the Office his flour at three crowns a sack. Ada set the loaf "
+                 "at four pennies in the market. The Warden-Mayor accepted it at noon.") == []
+    assert swaps("Morrow offered the Office his flour at three crowns a sack. Ada set the loaf "
+                 "at four pennies in the market. The Warden-Mayor went home at noon.")
+    # a sentence that dates itself back from the story's present ("Decades ago") is not
+    # swapped: moved, it tells no other order (a reading's NOT-A-CHANGE)
+    assert swaps("Humans live in tall towers that are sealed from each other. Decades ago, "
+                 "the great war poisoned the air outside with atomic dust.") == []
+    assert swaps("Humans live in tall towers that are sealed from each other. The great war "
+                 "poisoned the air outside with atomic dust.")

@@ -84,7 +84,8 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         return []
     where: dict[str, list[int]] = {}
     for i in range(1, len(draft.sentences)):
-        if not draft.commentary_at(i) and not _taken_up_next(draft, i):
+        if not draft.commentary_at(i) and not _taken_up_next(draft, i) and \
+                _in_its_part(draft, i, subtype):
             for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
                 where.setdefault(name, []).append(i)
     shortest = draft.memo("typical_length", lambda: _typical_length(draft))
@@ -150,6 +151,24 @@ def _named_last(draft: Draft, i: int, gender: str) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def _in_its_part(draft: Draft, i: int, subtype: str) -> bool:
+    """Is sentence ``i`` where an event of that sub-type can be told without the sentences
+    around it telling against it? What the book tells later (``continue``) goes in the last
+    half of the window's last unit, where the story runs on into it; what it told earlier
+    (``repeat``), in the first half of the first unit, nearest the time it happened. Set down
+    mid-window, either lands in a scene it does not belong to (seed 5242's and 5343's
+    readings: "Ulysses ... goes from the city to visit his father" inside the slaughter in
+    the hall; "Achilles drags the dead body" after the body was returned and buried)."""
+    if subtype not in ("continue", "repeat"):
+        return True
+    unit = draft.unit_of(i)
+    part = [k for k in range(len(draft.sentences)) if draft.unit_of(k) == unit]
+    if subtype == "continue":
+        return unit == draft.unit_of(len(draft.sentences) - 1) and \
+            i >= part[len(part) // 2]
+    return unit == draft.unit_of(0) and i <= part[len(part) // 2]
 
 
 def _taken_up_next(draft: Draft, i: int) -> bool:

@@ -79,6 +79,9 @@ def edits(draft: Draft) -> list[Edit]:
             continue  # "Kayle asks Granthan what happened. Granthan relays how he got out."
         if tells_its_date(first, draft.zh) and tells_its_date(second, draft.zh):
             continue  # 四月初十水开始退…… 邬敬之定下四月十二……: swapped, the dates tell it
+        if _anchored_to_each_other(first, second, draft.zh):
+            continue  # "Since then, Mars has become ...", "the note" that the other sentence
+            # brings in, 第六天 (seed 5343's reading)
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i) and not _reference_moves(draft, i, first, second):
@@ -124,6 +127,35 @@ def _answers(draft: Draft, first: str, second: str) -> bool:
             if any(body.startswith(name) for name in names):
                 return True
         elif body.startswith(who) or body.startswith(who.split()[-1] + " "):
+            return True
+    return False
+
+
+# A time or a rank told from another event ("Since then", "At the beginning of the trip",
+# "above the rest", "In order to this", "The scene then changes"): the pair's order is in it.
+_EN_ANCHORED_TIME = re.compile(r"(?i)\b(?:since|by|until|till) then\b|\bin order to (?:this|that)"
+                               r"\b|\bat the (?:beginning|start|outset|end|close) of\b|"
+                               r"\babove the rest\b|^\W*(?:[\w'’-]+\s+){0,3}then\b|"
+                               # a time told back from the story's present ("Decades ago",
+                               # "before that", "three months prior"): the sentence dates
+                               # itself, and moving it tells no other order
+                               r"\b(?:ago|before that|prior)\b")
+# A day counted from another (第六天, 次日, 第二天): the count runs from the sentence before.
+_ZH_ANCHORED_TIME = re.compile(r"第[一二两三四五六七八九十百\d]+[天日夜晚]|次日|翌日|次晨")
+
+
+def _anchored_to_each_other(first: str, second: str, zh: bool) -> bool:
+    """Does either sentence tell its time from another event, or (en) does one of them take
+    up as "the note" what the other brings in as "a note"? Swapped, "Since then" has no
+    "then", "the note" comes before any note (seed 5343's reading)."""
+    if zh:
+        return bool(_ZH_ANCHORED_TIME.search(first) or _ZH_ANCHORED_TIME.search(second))
+    if _EN_ANCHORED_TIME.search(first) or _EN_ANCHORED_TIME.search(second):
+        return True
+    for one, other in ((first, second), (second, first)):
+        brought = {w.lower() for w in re.findall(r"\b(?:[Aa]n?|[Ss]ome)\s+([a-z][\w-]+)", one)}
+        taken = {w.lower() for w in re.findall(r"\b[Tt]he\s+([a-z][\w-]+)", other)}
+        if brought & taken:
             return True
     return False
 
@@ -248,6 +280,7 @@ _EN_THEN_AFTER_SUBJECT = re.compile(r"([A-Z][\w'’.-]*)\s+(?:[A-Z][\w'’.-]*\s
 
 
 _EN_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|her|his|hers|they|them|their|himself|herself)\b")
+_EN_THING = re.compile(r"(?i)\b(?:it|its|itself|they|them|their|themselves)\b")
 _ZH_PRONOUN = re.compile(r"[他她]")
 
 
@@ -359,7 +392,11 @@ def _reference_moves(draft: Draft, i: int, first: str, second: str) -> bool:
     if i + 2 >= len(draft.sentences) or not _same_paragraph(draft, i + 1):
         return False
     following = draft.sentences[i + 2]
-    return takes_up_before(following, draft.zh) or \
+    # an "it" or "they" of the sentence after the pair finds a thing of whichever sentence
+    # is nearer ("The Warden-Mayor accepted it" after the loaf's price moved next to it:
+    # seed 5343's reading)
+    things = re.search(r"它|他们|她们", following) if draft.zh else _EN_THING.search(following)
+    return bool(things) or takes_up_before(following, draft.zh) or \
         _antecedent_in(draft, rest, following, still_near=first)
 
 
