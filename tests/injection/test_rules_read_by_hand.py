@@ -2363,3 +2363,18 @@ def test_reading_5343_no_swap_of_sentences_anchored_to_each_other():
                  "the great war poisoned the air outside with atomic dust.") == []
     assert swaps("Humans live in tall towers that are sealed from each other. The great war "
                  "poisoned the air outside with atomic dust.")
+
+
+def test_reading_5343_no_polarity_turned_where_the_next_sentences_take_it_up():
+    """Seed 5343's reading: "Orme did not bolt an eighteen-foot tide staff to the pier",
+    then "Wren stood at the tide staff with Orme": the next sentences tell what the turn
+    denies. Where they go on to something else, the turn is still offered."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity("Orme", gender="m"), _entity("Wren", gender="f")]
+    refused = ("Orme bolted an eighteen-foot tide staff to the pier. The water did not reach "
+               "the lamp room. Wren stood at the tide staff with Orme until dawn.")
+    control = ("Orme bolted an eighteen-foot tide staff to the pier. The water did not reach "
+               "the lamp room. Wren stood at the tower window with Orme until dawn.")
+    assert not any("not bolt" in m for m in _edits_with(polarity, refused, "en", people))
+    assert any("not bolt" in m for m in _edits_with(polarity, control, "en", people))

@@ -12,7 +12,7 @@ from longnovel.injection.lexicon.en import EN_TEMPORAL_OPENERS
 from longnovel.injection.lexicon.zh import ZH_SURNAMES, ZH_TEMPORAL_OPENERS
 from longnovel.injection.nlp.commentary import is_commentary
 from longnovel.injection.nlp.sentences import sentence_spans
-from longnovel.injection.nlp.text import lower_first, match_case, word_change
+from longnovel.injection.nlp.text import changed_parts, lower_first, match_case, word_change
 from longnovel.injection.nlp.zh.segment import words as zh_words
 
 # The gender of a personal pronoun (en lower-cased).
@@ -452,3 +452,33 @@ def tells_its_date(sentence: str, zh: bool) -> bool:
     order of their dates give a swap away to any reader, and a date borrowed from another
     part of the book an invention."""
     return bool((_ZH_DATE if zh else _EN_DATE).search(sentence))
+
+
+def told_next(draft: Draft, edit: Edit) -> bool:
+    """Do the next three sentences of its unit's summary take up what the changed clause was
+    about (a content word of the clause after the change: "Rector agrees to go with him. ...
+    Syme and Rector go with the Martians"; "Orme bolted an eighteen-foot tide staff to the
+    pier. ... Wren at the tide staff with Lyle Orme")? They then tell the original, and
+    contradict the change (seeds 5040's and 5343's readings)."""
+    from longnovel.injection.evidence import content_lemmas
+
+    i = sentence_of(draft, edit)
+    if i is None:
+        return False
+    _, _, end = changed_parts(edit.original_span, edit.text)
+    clause = re.split(r"[,;:，；：。.!?！？]", edit.text[end:], maxsplit=1)[0]
+    clause = clause if draft.zh else " ".join(clause.split()[:5])
+    about = content_lemmas(clause, draft.language, names=False)
+    if not about:
+        return False
+    for k in (i + 1, i + 2, i + 3):
+        if k >= len(draft.sentences) or draft.unit_of(k) != draft.unit_of(i):
+            break
+        if about & content_lemmas(draft.sentences[k], draft.language, names=False):
+            return True
+    return False
+
+
+def sentence_of(draft: Draft, edit: Edit) -> int | None:
+    """The index of the sentence an edit starts in."""
+    return next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)

@@ -13,7 +13,9 @@ from longnovel.injection.generators.rules.draft import (
     gives_its_reason,
     in_a_contrast,
     own_words_first,
+    sentence_of,
     takes_up_before,
+    told_next,
     word_edits,
 )
 from longnovel.injection.lexicon.en import (
@@ -51,7 +53,7 @@ from longnovel.injection.nlp.inflect import (
     verb_lemmas,
 )
 from longnovel.injection.nlp.numerals import en_words_to_int
-from longnovel.injection.nlp.text import changed_parts, word_change
+from longnovel.injection.nlp.text import word_change
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -237,7 +239,7 @@ def edits(draft: Draft) -> list[Edit]:
     # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
     return own_words_first(draft, [e for e in found if e.subtype != "outcome"
                                    or not (gives_its_reason(e.original_span, draft.zh)
-                                           or _told_next(draft, e)
+                                           or told_next(draft, e)
                                            or _dies_and_goes_on(draft, e))])
 
 
@@ -260,42 +262,12 @@ def _dies_and_goes_on(draft: Draft, edit: Edit) -> bool:
         then = re.search(r"\band\s+(?:then\s+)?([a-z]+)\b", re.split(r"[.;:!?]", after)[0])
         if then and verb_lemma(then.group(1)):
             return True
-    i = _sentence_of(draft, edit)
+    i = sentence_of(draft, edit)
     if i is None or i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
         return False
     named = [n for _, _, n in draft.mentions(i, draft.names("person"))]
     following = draft.sentences[i + 1]
     return any(n in following for n in named[:1]) or takes_up_before(following, draft.zh)
-
-
-def _told_next(draft: Draft, edit: Edit) -> bool:
-    """Do the next three sentences of its unit's summary take up what the turned outcome was
-    about (a content word of the clause after the verb: "Rector agrees to go with him. ...
-    Syme and Rector go with the Martians"; "Orrin Vale agreed to the trial. The parties met
-    ... the trial")? They then tell the original outcome, and contradict the new one (seed
-    5040's reading)."""
-    from longnovel.injection.evidence import content_lemmas
-
-    i = _sentence_of(draft, edit)
-    if i is None:
-        return False
-    _, _, end = changed_parts(edit.original_span, edit.text)
-    clause = re.split(r"[,;:，；：。.!?！？]", edit.text[end:], maxsplit=1)[0]
-    clause = clause if draft.zh else " ".join(clause.split()[:5])
-    about = content_lemmas(clause, draft.language, names=False)
-    if not about:
-        return False
-    for k in (i + 1, i + 2, i + 3):
-        if k >= len(draft.sentences) or draft.unit_of(k) != draft.unit_of(i):
-            break
-        if about & content_lemmas(draft.sentences[k], draft.language, names=False):
-            return True
-    return False
-
-
-def _sentence_of(draft: Draft, edit: Edit) -> int | None:
-    """The index of the sentence an edit starts in."""
-    return next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
 
 
 def preferred(draft: Draft, edits: list[Edit]) -> list[Edit]:

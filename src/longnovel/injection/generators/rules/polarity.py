@@ -15,6 +15,7 @@ from longnovel.injection.generators.rules.draft import (
     gives_its_reason,
     in_a_contrast,
     splice,
+    told_next,
 )
 from longnovel.injection.lexicon.en import (
     EN_AUXILIARIES,
@@ -216,8 +217,10 @@ def edits(draft: Draft) -> list[Edit]:
             if _sets_up_a_turn(sentence, new, end, subtype, draft.zh):
                 continue
             edit = draft.replace_sentence(i, new, subtype)
-            if edit:
-                out.append(edit)
+            if edit and not told_next(draft, edit):
+                out.append(edit)  # (not where the next sentences take up what it was about:
+                # "Orme did not bolt an eighteen-foot tide staff ... Wren at the tide staff",
+                # seed 5343's reading)
     return out if draft.zh else _in_the_writers_constructions(draft, out)
 
 
