@@ -140,17 +140,22 @@ _EN_ANCHORED_TIME = re.compile(r"(?i)\b(?:since|by|until|till) then\b|\bin order
                                # "before that", "three months prior"): the sentence dates
                                # itself, and moving it tells no other order
                                r"\b(?:ago|before that|prior)\b")
-# A day counted from another (第六天, 次日, 第二天): the count runs from the sentence before.
+# A day counted from another (第六天, 次日, 第二天 after the opener): the count runs from the
+# sentence before. (As the opener, 第二天 stays in its place, as "Then" does; a count from
+# the third day on counts from a start the pair's order sets, wherever it stands.)
 _ZH_ANCHORED_TIME = re.compile(r"第[一二两三四五六七八九十百\d]+[天日夜晚]|次日|翌日|次晨")
+_ZH_DAY_COUNT = re.compile(r"第(?:[三四五六七八九十百]|\d)[一二三四五六七八九十百\d]*[天日夜晚]")
 
 
 def _anchored_to_each_other(first: str, second: str, zh: bool) -> bool:
     """Does either sentence tell its time from another event, or (en) does one of them take
     up as "the note" what the other brings in as "a note"? Swapped, "Since then" has no
     "then", "the note" comes before any note (seed 5343's reading)."""
+    bodies = [split_opener(sentence, zh)[1] for sentence in (first, second)]
     if zh:
-        return bool(_ZH_ANCHORED_TIME.search(first) or _ZH_ANCHORED_TIME.search(second))
-    if _EN_ANCHORED_TIME.search(first) or _EN_ANCHORED_TIME.search(second):
+        return any(_ZH_ANCHORED_TIME.search(body) for body in bodies) or \
+            any(_ZH_DAY_COUNT.search(sentence) for sentence in (first, second))
+    if any(_EN_ANCHORED_TIME.search(body) for body in bodies):
         return True
     for one, other in ((first, second), (second, first)):
         brought = {w.lower() for w in re.findall(r"\b(?:[Aa]n?|[Ss]ome)\s+([a-z][\w-]+)", one)}
