@@ -11,8 +11,6 @@ from longnovel.injection.candidate import NotApplicable
 from longnovel.injection.generators.rules.generator import RulesGenerator
 
 CASES = [
-    ("entity", "pronoun", "青禾来到墨坊。她整夜没有睡着。", "她整夜没有睡着。",
-     "韩石整夜没有睡着。"),
     ("entity", "role_swap", "小满骗了韩石。", "小满骗了韩石。", "韩石骗了小满。"),
     ("entity", "mismatch", "顾衡山前往临川府卖墨。", "顾衡山前往临川府卖墨。",
      "顾衡山前往青砚镇卖墨。"),

@@ -106,6 +106,8 @@ def _opens_its_sentence(edit: Edit, zh: bool) -> bool:
     """Does the edit's change start at its sentence's first word (after an opener: "Then he",
     "九月初六，他")?"""
     a, _, _ = changed_parts(edit.original_span, edit.hallucinated_span)
+    while not zh and a > 0 and edit.original_span[a - 1].isalnum():
+        a -= 1  # "He asks" -> "Hoshick asks" changes from the word's start, not its "H"
     return a == len(split_opener(edit.original_span, zh)[0])
 
 
@@ -220,13 +222,17 @@ REFUSALS = {
     "apposition": "the names stand in appositions (the nurse X)",
     "no_other": "no other name of the same type in the window",
     "later": "only characters the summary introduces after the sentence",
+    "scene": "only characters the summary does not name near the sentence",
 }
 
 
 def pronoun_edits(draft: Draft) -> list[Edit]:
-    """Replace a pronoun by a character named nowhere before it, so that it cannot be the
-    pronoun's referent, of the pronoun's gender where the text shows the character's; a
-    character must have been named before the pronoun."""
+    """Replace a he or she by another character of its gender in the scene: one the summary
+    has named before the pronoun within ``SCENE`` sentences, not named in the pronoun's own
+    sentence, and not the last person of that gender named before it (whom the pronoun
+    finds). A name the summary never writes, or writes only elsewhere, would come from
+    nowhere for any reader (seed 5343's reading: "Sas also mentions that he and his sister
+    have left Earth", where the summary never names Sas)."""
     people = draft.names("person")
     in_summary = find_names(draft.summary, people, draft.zh)  # once, not once per pronoun
     named = list(dict.fromkeys(n for _, _, n in in_summary))
@@ -236,18 +242,19 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
         for m in pattern.finditer(sentence):
             if re.match(r"\s+own\b", sentence[m.end():]):
                 continue  # "for his own", "on his own": an idiom, no one's name fits there
-            position = draft.spans[i][0] + m.start()
-            named_before = {n for _, end, n in in_summary if end <= position}
-            if not named_before:
-                continue
-            exclude = frozenset(named_before | {n for _, _, n in draft.mentions(i, people)})
-            later = frozenset(n for n in named if n not in exclude)
             gender = PRONOUN_GENDER.get(m.group().lower())
-            others = draft.memo(("other_names", exclude, later, gender),
-                                lambda ex=exclude, la=later, g=gender:
-                                _other_names(draft, named, ex, la, g))
+            position = draft.spans[i][0] + m.start()
+            before = [n for _, end, n in in_summary if end <= position]
+            found = [n for n in before if draft.gender_of(n) == gender]
+            if not found:
+                continue  # no one of its gender named before it: whom it finds is unknown
+            exclude = frozenset({found[-1]} | {n for _, _, n in draft.mentions(i, people)})
+            scene = _scene_people(draft, i) & frozenset(before)
+            others = draft.memo(("other_names", exclude, gender, scene),
+                                lambda ex=exclude, g=gender, sc=scene:
+                                _other_names(draft, named, ex, frozenset(), g, sc))
             for name in others:
-                if repeats_a_name(sentence, name, draft.zh):
+                if draft.gender_of(name) != gender or repeats_a_name(sentence, name, draft.zh):
                     continue
                 new = splice(sentence, m.start(), m.end(), _pronoun_as_name(m.group(), name))
                 edit = _replace(draft, i, new, "pronoun")
@@ -257,10 +264,10 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
 
 
 def _other_names(draft: Draft, named: list[str], exclude: frozenset, later: frozenset,
-                 gender: str | None) -> list[str]:
-    """Characters other than ``exclude`` (nor another name of one of them) and other than
-    those the summary introduces ``later``, those of ``gender`` before those of unknown
-    gender; at most three."""
+                 gender: str | None, scene: frozenset) -> list[str]:
+    """Characters of the ``scene`` other than ``exclude`` (nor another name of one of them)
+    and other than those the summary introduces ``later``, those of ``gender`` before those
+    of unknown gender; at most three."""
     people = draft.names("person")
     found, refused = [], None
     for name in dict.fromkeys(named + people):
@@ -273,6 +280,8 @@ def _other_names(draft: Draft, named: list[str], exclude: frozenset, later: froz
             # summary meets "someone called 'Lemuel'" (seed 4939's reading)
         elif not _gender_fits(draft, name, gender):
             refused = "gender"
+        elif name not in scene:
+            refused = refused or "scene"
         else:
             found.append(name)
     if not found and refused:
@@ -549,7 +558,8 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                 continue
             later = _later_pronoun_gender(sentence, end, draft.zh) \
                 if kind in ("person", "title") else None
-            for other in _stand_ins(draft, kind, name, names, present):
+            for other in _stand_ins(draft, kind, name, names, present,
+                                    _scene_people(draft, i) if kind == "person" else None):
                 if not _stand_in_fits(draft, kind, sentence, start, name, other, later):
                     continue
                 if kind == "person" and _introduced_after(draft, other, i):
@@ -558,9 +568,25 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
                     # before "Commissioner Hendricks" comes in (seed 4939's reading)
                 new = _with_article(draft, sentence, start, end, other, kind)
                 edit = _replace(draft, i, new, "mismatch")
-                if edit:
+                if edit and kind == "person" and other not in _scene_people(draft, i):
+                    _refuse(draft, REFUSALS["scene"])
+                elif edit:
                     out.append(edit)
     return out
+
+
+SCENE = 3  # sentences on each side of an edit whose people are in its scene
+
+
+def _scene_people(draft: Draft, i: int) -> frozenset:
+    """The people the summary names within ``SCENE`` sentences of sentence ``i``: those a
+    stand-in for a person is drawn from. One the summary never names, or names only in
+    another scene, is a tell for any reader ("Sas also mentions that he and his sister have
+    left Earth", Sas never in the summary; "comforts crying Molly", the robot nurse, far from
+    the bridge tower: seed 5343's reading)."""
+    people = draft.names("person")
+    return frozenset(n for k in range(max(0, i - SCENE), min(len(draft.sentences), i + SCENE + 1))
+                     for _, _, n in draft.mentions(k, people))
 
 
 def _introduced_after(draft: Draft, name: str, i: int) -> bool:
@@ -658,8 +684,8 @@ def _title_keeps_gender(old: str, new: str, later: str | None, zh: bool) -> bool
     return _title_gender(new, zh) in (None, wanted)
 
 
-def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: set[str]
-               ) -> list[str]:
+def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: set[str],
+               scene: frozenset | None = None) -> list[str]:
     """At most three names of ``kind`` to put in place of ``name``: not in the sentence, not
     another name of the same thing or person, no place that is part of a person's name (衡山 in
     顾衡山); for a person, not one known to be of the other gender (those of the same gender
@@ -688,10 +714,12 @@ def _stand_ins(draft: Draft, kind: str, name: str, names: list[str], present: se
         elif kind == "title" and draft.zh:
             others = [n for n in others
                       if not any({n, name} <= near for near in ZH_TITLE_NEAR_SAME)]
+        if scene is not None:  # those of the scene first (the caller refuses the others)
+            others = [n for n in others if n in scene] + [n for n in others if n not in scene]
         if not others:
             _refuse(draft, REFUSALS["no_other"])
         return others
-    others = draft.memo(("stand_ins", kind, name, frozenset(present)), pick)
+    others = draft.memo(("stand_ins", kind, name, frozenset(present), scene), pick)
     return others[:3]
 
 
