@@ -32,16 +32,25 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
     else: 小满甩开了她的手). 他 is also written for anyone unknown: more of it is needed."""
     from longnovel.injection.nlp.sentences import split_sentences
 
-    out = {}
+    out: dict[str, str] = {}
+    if not people:
+        return out
     votes: dict[str, Counter] = {name: Counter() for name in people}
-    others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
-    pattern = re.compile("|".join(re.escape(n) for n in others)) if others else None
-    sentences = split_sentences(text, "zh") if pattern else []
+    pattern = None  # compiled when a sentence is first followed by a pronoun
+    sentences = split_sentences(text, "zh")
+    # (the tests in the order of their cost: most sentences are followed by no pronoun, and
+    # most of the others open with no name)
     for sentence, following in zip(sentences, sentences[1:], strict=False):
-        named = {m.group() for m in pattern.finditer(sentence)}
-        opener = pattern.match(sentence.lstrip("“‘「 \u3000"))
         pronoun = _ZH_PRONOUN.match(following.lstrip("“‘「 \u3000"))
-        if opener and pronoun and len(named) == 1 and opener.group() in votes:
+        if not pronoun:
+            continue
+        if pattern is None:
+            others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
+            pattern = re.compile("|".join(re.escape(n) for n in others))
+        opener = pattern.match(sentence.lstrip("“‘「 \u3000"))
+        if not opener or opener.group() not in votes:
+            continue
+        if len({m.group() for m in pattern.finditer(sentence)}) == 1:
             votes[opener.group()]["f" if pronoun.group() == "她" else "m"] += 1
     for name in people:
         m, f = votes[name]["m"], votes[name]["f"]
