@@ -143,9 +143,18 @@ def zh_tagged(text: str, masked: str | None = None) -> list[tuple[str, str]]:
 
 def _business_names(text: str, people: list[str]) -> list[str]:
     """The "people" that are a business's name: written before its kind (聚源油行, 裕丰钱庄)
-    (once is enough: a person is not written before a shop's kind)."""
+    (once is enough: a person is not written before a shop's kind). The text is searched
+    once for the kinds (every place one starts), not once for each name and kind."""
+    if not people:
+        return []
+    kinds = []  # where a kind of business starts
+    for kind in zh_names.ZH_BUSINESSES:
+        p = text.find(kind)
+        while p >= 0:
+            kinds.append(p)
+            p = text.find(kind, p + 1)
     return [name for name in people
-            if any(name + kind in text for kind in zh_names.ZH_BUSINESSES)]
+            if any(text.startswith(name, p - len(name)) for p in kinds if p >= len(name))]
 
 
 @lru_cache(maxsize=1 << 16)

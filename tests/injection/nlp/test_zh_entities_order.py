@@ -1,6 +1,7 @@
 """``zh_genders`` tests a sentence's follower for a pronoun first and builds its pattern of
 names only when one is found: the genders must be those of testing every sentence with the
-pattern built up front (the form it had before)."""
+pattern built up front (the form it had before). ``_business_names`` searches the text once
+for the kinds of business: the names must be those of searching for each name and kind."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from longnovel.injection.nlp.sentences import split_sentences
 from longnovel.injection.nlp.zh.entities import (
     _ZH_PERSON_WORDS,
     _ZH_PRONOUN,
+    _business_names,
     _zh_name_gender,
     zh_genders,
 )
+from longnovel.injection.nlp.zh.names import ZH_BUSINESSES
 
 
 def _every_sentence(text: str, people: list[str]) -> dict[str, str]:
@@ -60,3 +63,19 @@ def test_random_texts_give_the_genders_of_every_sentence_tested():
         assert found == _every_sentence(text, people), (text, people)
         voted += any(name != "鲁三娘" for name in found)
     assert voted > 40  # genders told by the pronouns, not by the names alone
+
+
+def test_business_names_as_every_name_and_kind_searched():
+    """``_business_names`` finds the kinds' places once; the names must be those of searching
+    the text for each name followed by each kind."""
+    rng = random.Random(8)
+    pieces = ["聚源", "裕丰", "聚源油", "油行", "钱庄", "行", "钱", "庄", "严掌柜", "说", "的",
+              "。"]
+    names = ["聚源", "裕丰", "聚源油", "严掌柜", "油", "源油", "丰钱"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 14)))
+        people = rng.sample(names, rng.randrange(0, len(names) + 1))
+        expected = [n for n in people if any(n + k in text for k in ZH_BUSINESSES)]
+        assert _business_names(text, people) == expected, (text, people)
+    text = "孟二在聚源油行做工，去了裕丰钱庄。"
+    assert _business_names(text, ["孟二", "聚源", "裕丰", "聚源油"]) == ["聚源", "裕丰"]
