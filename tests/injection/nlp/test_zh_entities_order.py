@@ -14,6 +14,7 @@ from longnovel.injection.nlp.zh.entities import (
     _ZH_PERSON_WORDS,
     _ZH_PRONOUN,
     _business_names,
+    _Names,
     _zh_name_gender,
     zh_genders,
 )
@@ -79,3 +80,19 @@ def test_business_names_as_every_name_and_kind_searched():
         assert _business_names(text, people) == expected, (text, people)
     text = "孟二在聚源油行做工，去了裕丰钱庄。"
     assert _business_names(text, ["孟二", "聚源", "裕丰", "聚源油"]) == ["聚源", "裕丰"]
+
+
+def test_names_found_as_the_pattern_of_them_all_finds_them():
+    rng = random.Random(4)
+    alphabet = "周大有青禾老爷他她的了"
+    for _ in range(3000):
+        words = {"".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 4)))
+                 for _ in range(rng.randrange(1, 7))}
+        pattern = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 20)))
+        names = _Names(words)
+        m = pattern.match(text)
+        assert names.at(text) == (m.group() if m else None), (words, text)
+        every = {m.group() for m in pattern.finditer(text)}
+        assert names.found(text, 2) == every or len(every) >= 2 and len(names.found(text, 2)) == 2
+        assert names.found(text, len(words) + 1) == every, (words, text)

@@ -36,7 +36,7 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
     if not people:
         return out
     votes: dict[str, Counter] = {name: Counter() for name in people}
-    pattern = None  # compiled when a sentence is first followed by a pronoun
+    named = _Names(set(people) | _ZH_PERSON_WORDS)
     sentences = split_sentences(text, "zh")
     # (the tests in the order of their cost: most sentences are followed by no pronoun, and
     # most of the others open with no name)
@@ -44,14 +44,11 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
         pronoun = _ZH_PRONOUN.match(following.lstrip("“‘「 \u3000"))
         if not pronoun:
             continue
-        if pattern is None:
-            others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
-            pattern = re.compile("|".join(re.escape(n) for n in others))
-        opener = pattern.match(sentence.lstrip("“‘「 \u3000"))
-        if not opener or opener.group() not in votes:
+        opener = named.at(sentence.lstrip("“‘「 \u3000"))
+        if opener not in votes:
             continue
-        if len({m.group() for m in pattern.finditer(sentence)}) == 1:
-            votes[opener.group()]["f" if pronoun.group() == "她" else "m"] += 1
+        if len(named.found(sentence, 2)) == 1:
+            votes[opener]["f" if pronoun.group() == "她" else "m"] += 1
     for name in people:
         m, f = votes[name]["m"], votes[name]["f"]
         if by_name := _zh_name_gender(name):
@@ -61,6 +58,47 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
         elif m >= 2 and m >= 3 * f:
             out[name] = "m"
     return out
+
+
+class _Names:
+    """Strings of ``words`` in a text where a pattern of them all, the longest first, finds
+    them: at a place, the longest that starts there; through a text, each from the end of the
+    one before. Looked up by length in a set: the pattern of a unit's names and the person
+    words, a hundred or more of them, took longer to compile than to use (an empty string among
+    them, which matches everywhere, leaves it to the pattern)."""
+
+    def __init__(self, words: set[str]):
+        self.words = frozenset(words)
+        self.lengths = sorted({len(w) for w in self.words}, reverse=True)
+        self.pattern = None
+        if "" in self.words:
+            self.pattern = re.compile("|".join(re.escape(w) for w in sorted(
+                self.words, key=len, reverse=True)))
+
+    def at(self, text: str, p: int = 0) -> str | None:
+        """The longest of the words that starts at ``p`` of ``text``, if any."""
+        if self.pattern is not None:
+            m = self.pattern.match(text, p)
+            return m.group() if m else None
+        for n in self.lengths:  # (a slice past the text's end is its rest: no longer word fits)
+            if text[p : p + n] in self.words:
+                return text[p : p + n]
+        return None
+
+    def found(self, text: str, enough: int) -> set[str]:
+        """The distinct words found through ``text``, up to ``enough`` of them."""
+        if self.pattern is not None:
+            return {m.group() for m in self.pattern.finditer(text)}
+        out: set[str] = set()
+        p = 0
+        while p < len(text) and len(out) < enough:
+            word = self.at(text, p)
+            if word:
+                out.add(word)
+                p += len(word)
+            else:
+                p += 1
+        return out
 
 
 _ZH_PRONOUN = re.compile(r"她|他(?![们人])")
