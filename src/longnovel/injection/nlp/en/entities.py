@@ -21,6 +21,7 @@ he/she that follows it), is kept with the counts (``en_entities``)."""
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,6 +71,7 @@ PLACE_ENDS = frozenset(EN_PLACE_SUFFIXES) | {
 PLACE_STARTS = frozenset({"Port", "Mount", "Mt.", "Lake", "Cape", "Fort", "Isle", "Glen",
                           "Loch", "Lough", "Bay", "Castle", "New", "North", "South", "East",
                           "West", "Upper", "Lower"})
+_PLACE_OR_ORG_ENDS = PLACE_ENDS | frozenset(EN_ORG_SUFFIXES)  # (built once, not per call)
 # Words after a name that only people do: said / asked / thought ... and their like.
 _SPEECH = (
     "say said ask asked reply replied answer answered cry cried shout shouted whisper whispered "
@@ -126,7 +128,12 @@ _POSSESSIVE = r"(?:['’]s\b|(?<=s)['’](?!\w))"
 # An honorific joins the name after it across one space or a line break (with the next
 # line's indent), not across a run of spaces: "Capt.   Had Colonel Morden ..." is a play's
 # speaker label before a line of dialogue, no "Capt. Had".
+# A span starts with a capital letter, an honorific's or a word's. The lookahead for those
+# letters first finds the same spans, but the engine no longer tries every honorific at every
+# character of a text (the scan of the development corpus's English units: 0.48 s -> 0.06 s).
+_SPAN_FIRST = "".join(sorted(set(string.ascii_uppercase) | {h[0] for h in HONORIFICS}))
 _EN_SPAN = re.compile(
+    rf"(?=[{re.escape(_SPAN_FIRST)}])"
     rf"(?:(?:{_HONORIFIC})(?:[ \t]|[ \t]*\r?\n\s*))?{_CAP_WORD}{_POSSESSIVE}?"
     rf"(?:\s+(?:of\s+|de\s+|van\s+)?{_CAP_WORD}{_POSSESSIVE}?)*"
 )
@@ -189,15 +196,28 @@ def _collect(text: str) -> dict[str, _Seen]:
                 name = _trim_stopwords(piece)
                 if not name:
                     continue
-                # (the name's words are joined by one space: "Capt.   Had" in a play's speaker
-                # line is "Capt. Had", found where the piece has its spaces)
-                offset += re.search(r"\s+".join(map(re.escape, name.split())), piece).start()
+                offset += name_offset(piece, name)
                 s = seen[name]
                 s.count += 1
                 if not _starts_sentence(text, start, offset):
                     s.mid_sentence = True
                 _observe(s, name, text, offset, end, following, _opens_clause(text, start, offset))
     return seen
+
+
+def name_offset(piece: str, name: str) -> int:
+    """Where ``name`` starts in ``piece``. The name's words are joined by one space ("Capt.
+    Had"); the piece may hold them with other spaces ("Capt.   Had" in a play's speaker line):
+    the first place its words stand with any run of white space between them. Where a pattern
+    is needed (the piece has other spaces than single ones between its words), it is built;
+    elsewhere ``str.find`` gives the same place without compiling a pattern per name (over
+    3,000 names on the development corpus, far past ``re``'s cache of 512, so every other
+    pattern of the extraction was compiled again and again too)."""
+    if " " not in name or " ".join(piece.split()) == piece:
+        found = piece.find(name)
+        if found >= 0:
+            return found
+    return re.search(r"\s+".join(map(re.escape, name.split())), piece).start()
 
 
 def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, following: str,
@@ -328,7 +348,7 @@ def _joins_person(name: str, people: set[str]) -> bool:
     """A name of several words, one of which is a person's name of one word ("Tobin Dray"
     when Dray is known from "Mrs Dray"); not a place's ("Port Callow")."""
     words = name.split()
-    if len(words) < 2 or words[-1] in PLACE_ENDS | EN_ORG_SUFFIXES or words[0] in PLACE_STARTS:
+    if len(words) < 2 or words[-1] in _PLACE_OR_ORG_ENDS or words[0] in PLACE_STARTS:
         return False
     surnames = {p.split()[-1] for p in people if p.split()[0] in HONORIFICS}
     single = {p for p in people if " " not in p}
@@ -343,7 +363,7 @@ def _name_pieces(match: re.Match) -> list[tuple[str, int]]:
     for m in re.finditer(_POSSESSIVE, span):
         rest = span[m.end() :].split()
         plural = not m.group().endswith("s")
-        if len(rest) == 1 and (plural or rest[0] in PLACE_ENDS | EN_ORG_SUFFIXES):
+        if len(rest) == 1 and (plural or rest[0] in _PLACE_OR_ORG_ENDS):
             continue
         pieces.append((span[cursor : m.start()], base + cursor))
         cursor = m.end()
@@ -360,11 +380,14 @@ def is_honorific(word: str) -> bool:
         p in HONORIFICS for p in word.split("-"))
 
 
+_TRAILING_STOPWORDS = frozenset(EN_STOPWORDS | {"of", "de", "van"})  # (built once, not per call)
+
+
 def _trim_stopwords(span: str) -> str:
     words = span.split()
     while words and words[0] in EN_STOPWORDS and not (len(words) > 1 and is_honorific(words[0])):
         words.pop(0)
-    while words and words[-1] in EN_STOPWORDS | {"of", "de", "van"}:
+    while words and words[-1] in _TRAILING_STOPWORDS:
         words.pop()
     if all(is_honorific(w) for w in words):
         return ""  # titles only: "Deputy Warden", "Warden-Mayor", "Herr", "Madame"
@@ -399,7 +422,7 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     date ("the fifth of Ashmonth"), a thing always named with "the" and never as a place, a
     common word, or a name without evidence either way."""
     words, n = name.split(), len(s.before)
-    if words[0] in ("St.", "Saint", "St") and words[-1] in PLACE_ENDS | EN_ORG_SUFFIXES:
+    if words[0] in ("St.", "Saint", "St") and words[-1] in _PLACE_OR_ORG_ENDS:
         return "place"  # St. Mary's Church
     if is_honorific(words[0]) and len(words) > 1:
         return "person"

@@ -32,17 +32,23 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
     else: 小满甩开了她的手). 他 is also written for anyone unknown: more of it is needed."""
     from longnovel.injection.nlp.sentences import split_sentences
 
-    out = {}
+    out: dict[str, str] = {}
+    if not people:
+        return out
     votes: dict[str, Counter] = {name: Counter() for name in people}
-    others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
-    pattern = re.compile("|".join(re.escape(n) for n in others)) if others else None
-    sentences = split_sentences(text, "zh") if pattern else []
+    named = _Names(set(people) | _ZH_PERSON_WORDS)
+    sentences = split_sentences(text, "zh")
+    # (the tests in the order of their cost: most sentences are followed by no pronoun, and
+    # most of the others open with no name)
     for sentence, following in zip(sentences, sentences[1:], strict=False):
-        named = {m.group() for m in pattern.finditer(sentence)}
-        opener = pattern.match(sentence.lstrip("“‘「 \u3000"))
         pronoun = _ZH_PRONOUN.match(following.lstrip("“‘「 \u3000"))
-        if opener and pronoun and len(named) == 1 and opener.group() in votes:
-            votes[opener.group()]["f" if pronoun.group() == "她" else "m"] += 1
+        if not pronoun:
+            continue
+        opener = named.at(sentence.lstrip("“‘「 \u3000"))
+        if opener not in votes:
+            continue
+        if len(named.found(sentence, 2)) == 1:
+            votes[opener]["f" if pronoun.group() == "她" else "m"] += 1
     for name in people:
         m, f = votes[name]["m"], votes[name]["f"]
         if by_name := _zh_name_gender(name):
@@ -52,6 +58,47 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
         elif m >= 2 and m >= 3 * f:
             out[name] = "m"
     return out
+
+
+class _Names:
+    """Strings of ``words`` in a text where a pattern of them all, the longest first, finds
+    them: at a place, the longest that starts there; through a text, each from the end of the
+    one before. Looked up by length in a set: the pattern of a unit's names and the person
+    words, a hundred or more of them, took longer to compile than to use (an empty string among
+    them, which matches everywhere, leaves it to the pattern)."""
+
+    def __init__(self, words: set[str]):
+        self.words = frozenset(words)
+        self.lengths = sorted({len(w) for w in self.words}, reverse=True)
+        self.pattern = None
+        if "" in self.words:
+            self.pattern = re.compile("|".join(re.escape(w) for w in sorted(
+                self.words, key=len, reverse=True)))
+
+    def at(self, text: str, p: int = 0) -> str | None:
+        """The longest of the words that starts at ``p`` of ``text``, if any."""
+        if self.pattern is not None:
+            m = self.pattern.match(text, p)
+            return m.group() if m else None
+        for n in self.lengths:  # (a slice past the text's end is its rest: no longer word fits)
+            if text[p : p + n] in self.words:
+                return text[p : p + n]
+        return None
+
+    def found(self, text: str, enough: int) -> set[str]:
+        """The distinct words found through ``text``, up to ``enough`` of them."""
+        if self.pattern is not None:
+            return {m.group() for m in self.pattern.finditer(text)}
+        out: set[str] = set()
+        p = 0
+        while p < len(text) and len(out) < enough:
+            word = self.at(text, p)
+            if word:
+                out.add(word)
+                p += len(word)
+            else:
+                p += 1
+        return out
 
 
 _ZH_PRONOUN = re.compile(r"她|他(?![们人])")
@@ -134,9 +181,18 @@ def zh_tagged(text: str, masked: str | None = None) -> list[tuple[str, str]]:
 
 def _business_names(text: str, people: list[str]) -> list[str]:
     """The "people" that are a business's name: written before its kind (聚源油行, 裕丰钱庄)
-    (once is enough: a person is not written before a shop's kind)."""
+    (once is enough: a person is not written before a shop's kind). The text is searched
+    once for the kinds (every place one starts), not once for each name and kind."""
+    if not people:
+        return []
+    kinds = []  # where a kind of business starts
+    for kind in zh_names.ZH_BUSINESSES:
+        p = text.find(kind)
+        while p >= 0:
+            kinds.append(p)
+            p = text.find(kind, p + 1)
     return [name for name in people
-            if any(name + kind in text for kind in zh_names.ZH_BUSINESSES)]
+            if any(text.startswith(name, p - len(name)) for p in kinds if p >= len(name))]
 
 
 @lru_cache(maxsize=1 << 16)
