@@ -2350,26 +2350,31 @@ def test_reading_5343_no_swap_of_sentences_anchored_to_each_other():
     def swaps(summary, language="en"):
         return [e.hallucinated_span for e in temporal.edits(Draft(summary, language, people))]
 
-    assert swaps("Ryd signs the treaty with the Earth council. Since then, Mars has become "
-                 "fully independent of the old empire.") == []
-    assert swaps("Ryd signs the treaty with the Earth council. Mars becomes fully "
-                 "independent of the old empire.")
-    assert swaps("Retief pulls a note from his sleeve at the desk. The note names the "
-                 "ambassador of the mission.") == []
-    assert swaps("Retief pulls a letter from his sleeve at the desk. The guard names the "
-                 "ambassador of the mission.")
-    assert swaps("大雨下了七天，顾衡山守着烟房。第六天夜里，青禾去了码头。", "zh") == []
-    assert swaps("大雨下了七天，顾衡山守着烟房。青禾去了码头。", "zh")
-    assert swaps("Morrow offered the Office his flour at three crowns a sack. Ada set the loaf "
-                 "at four pennies in the market. The Warden-Mayor accepted it at noon.") == []
-    assert swaps("Morrow offered the Office his flour at three crowns a sack. Ada set the loaf "
-                 "at four pennies in the market. The Warden-Mayor went home at noon.")
-    # a sentence that dates itself back from the story's present ("Decades ago") is not
-    # swapped: moved, it tells no other order (a reading's NOT-A-CHANGE)
-    assert swaps("Humans live in tall towers that are sealed from each other. Decades ago, "
-                 "the great war poisoned the air outside with atomic dust.") == []
-    assert swaps("Humans live in tall towers that are sealed from each other. The great war "
-                 "poisoned the air outside with atomic dust.")
+    pairs = [  # (refused, the same without the anchor, language)
+        ("Ryd signs the treaty with the Earth council. Since then, Mars has become fully "
+         "independent of the old empire.",
+         "Ryd signs the treaty with the Earth council. Mars becomes fully independent of the "
+         "old empire.", "en"),
+        ("Retief pulls a note from his sleeve at the desk. The note names the ambassador of "
+         "the mission.",
+         "Retief pulls a letter from his sleeve at the desk. The guard names the ambassador of "
+         "the mission.", "en"),
+        ("大雨下了七天，顾衡山守着烟房。第六天夜里，青禾去了码头。",
+         "大雨下了七天，顾衡山守着烟房。青禾去了码头。", "zh"),
+        ("Morrow offered the Office his flour at three crowns a sack. Ada set the loaf at four "
+         "pennies in the market. The Warden-Mayor accepted it at noon.",
+         "Morrow offered the Office his flour at three crowns a sack. Ada set the loaf at four "
+         "pennies in the market. The Warden-Mayor went home at noon.", "en"),
+        # a sentence that dates itself back from the story's present ("Decades ago"):
+        # moved, it tells no other order (a reading's NOT-A-CHANGE)
+        ("Humans live in tall towers that are sealed from each other. Decades ago, the great "
+         "war poisoned the air outside with atomic dust.",
+         "Humans live in tall towers that are sealed from each other. The great war poisoned "
+         "the air outside with atomic dust.", "en"),
+    ]
+    for refused, control, language in pairs:
+        assert swaps(refused, language) == [], refused
+        assert swaps(control, language), control
 
 
 def test_reading_5343_no_polarity_turned_where_the_next_sentences_take_it_up():

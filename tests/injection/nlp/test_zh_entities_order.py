@@ -15,14 +15,13 @@ from longnovel.injection.nlp.zh.entities import (
     _ZH_PRONOUN,
     _business_names,
     _Names,
-    _zh_name_gender,
+    genders_from_votes,
     zh_genders,
 )
 from longnovel.injection.nlp.zh.names import ZH_BUSINESSES
 
 
 def _every_sentence(text: str, people: list[str]) -> dict[str, str]:
-    out = {}
     votes = {name: Counter() for name in people}
     others = sorted(set(people) | _ZH_PERSON_WORDS, key=len, reverse=True)
     pattern = re.compile("|".join(re.escape(n) for n in others))
@@ -33,15 +32,7 @@ def _every_sentence(text: str, people: list[str]) -> dict[str, str]:
         pronoun = _ZH_PRONOUN.match(following.lstrip("“‘「 \u3000"))
         if opener and pronoun and len(named) == 1 and opener.group() in votes:
             votes[opener.group()]["f" if pronoun.group() == "她" else "m"] += 1
-    for name in people:
-        m, f = votes[name]["m"], votes[name]["f"]
-        if by_name := _zh_name_gender(name):
-            out[name] = by_name
-        elif f >= 2 and f >= 3 * m:
-            out[name] = "f"
-        elif m >= 2 and m >= 3 * f:
-            out[name] = "m"
-    return out
+    return genders_from_votes(people, votes)
 
 
 def test_no_people_no_genders():

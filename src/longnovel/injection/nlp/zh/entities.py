@@ -32,9 +32,8 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
     else: 小满甩开了她的手). 他 is also written for anyone unknown: more of it is needed."""
     from longnovel.injection.nlp.sentences import split_sentences
 
-    out: dict[str, str] = {}
     if not people:
-        return out
+        return {}
     votes: dict[str, Counter] = {name: Counter() for name in people}
     named = _Names(set(people) | _ZH_PERSON_WORDS)
     sentences = split_sentences(text, "zh")
@@ -49,6 +48,13 @@ def zh_genders(text: str, people: list[str]) -> dict[str, str]:
             continue
         if len(named.found(sentence, 2)) == 1:
             votes[opener]["f" if pronoun.group() == "她" else "m"] += 1
+    return genders_from_votes(people, votes)
+
+
+def genders_from_votes(people, votes: dict[str, Counter]) -> dict[str, str]:
+    """Each person's gender: the one the name itself tells, else the one the 他/她 ``votes``
+    give at two or more and three to one."""
+    out: dict[str, str] = {}
     for name in people:
         m, f = votes[name]["m"], votes[name]["f"]
         if by_name := _zh_name_gender(name):
