@@ -2410,3 +2410,36 @@ def test_reading_5343_a_stand_in_is_someone_of_the_scene():
            "sleeps. Night falls over the water. Ferdinand meets Butt at the dock.")
     assert not any(m.startswith("Ferdinand meets Sas") or m.startswith("Sas meets")
                    for m in _edits_with(entity, far, "en", people))
+
+
+def test_reading_5444_a_kin_word_the_writer_names_someone_by_stays():
+    """Seeds 5343's and 5444's readings: "坐舅舅周大有的乌篷船" -> "坐父亲周大有的乌篷船" beside
+    顾青禾 and 沈小满, where the book's other chapters call him 舅舅周大有 throughout. A relation
+    word the writer puts before the same name elsewhere (in the summary or the book's other
+    unit summaries) is how the writer names that person: not changed. Written only here, it
+    still may be."""
+    from longnovel.injection.generators.rules import relation
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity("周大有", gender="m"), _entity("顾青禾", gender="f"),
+              _entity("沈小满", gender="f")]
+    summary = "九月初六，沈小满和顾青禾坐舅舅周大有的乌篷船去临川府。两人傍晚到了码头。"
+    elsewhere = ((True, "舅舅周大有撑船来了，带来一筐鱼。"),)
+
+    def changed(outside):
+        draft = Draft(summary, "zh", people, outside=outside)
+        return [e.hallucinated_span for e in relation.edits(draft)
+                if "周大有的乌篷船" in e.hallucinated_span]
+
+    assert changed(elsewhere) == []
+    assert changed(((True, "周大有撑船来了，带来一筐鱼。"),))
+    en_people = [_entity("Ned", gender="m"), _entity("Wren", gender="f")]
+    summary = "Wren rows out with her uncle Ned to the bar. They come back at dusk."
+
+    def changed_en(outside):
+        draft = Draft(summary, "en", en_people, outside=outside)
+        return [e.hallucinated_span for e in relation.edits(draft)
+                if "Ned to the bar" in e.hallucinated_span]
+
+    assert changed_en(((True, "Uncle Ned mends the nets on the quay."),)) == []
+    assert changed_en(((True, "Ned mends the nets on the quay."),))

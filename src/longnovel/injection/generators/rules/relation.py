@@ -268,6 +268,9 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if _held_elsewhere(draft, old_sentence, start, new_word):
         return False  # "Hogey is Marie's brother" where the summary later has "Marie's
         # brother comes out" (another man); 回到舅舅身边 where 舅舅 is 周大有 throughout
+    if _an_epithet(draft, old_sentence, start + len(old_word), old_word):
+        return False  # 舅舅周大有, written so in the book's other chapters: the writer's way
+        # of naming him; 父亲周大有 beside 顾青禾 and 沈小满 (seeds 5343's and 5444's readings)
     if not draft.zh and _states_the_other_side(old_sentence, old_word):
         return False  # "Hendricks is his daughter ... all who doubted her father"
     if not draft.zh and _EN_KIN_OF.match(old_sentence[start + len(old_word):]):
@@ -281,6 +284,23 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if found and named is None:
         named = gender(old_word, draft.zh)  # 女儿顾青禾: the word itself told her gender
     return named is None or gender(new_word, draft.zh) in (None, named)
+
+
+def _an_epithet(draft: Draft, sentence: str, end: int, word: str) -> bool:
+    """Is relation ``word``, written right before a person's name ("uncle Ned", 舅舅周大有),
+    how the writer names that person: the same word before the same name in another sentence
+    of the summary or in one of the book's other unit summaries? Changed in one place, the
+    label contradicts the writer's every other use of it."""
+    rest = sentence[end:].lstrip(" ,")
+    name = next((e["name"] for e in draft.entities
+                 if e["type"] == "person" and rest.startswith(e["name"])), None)
+    if name is None:
+        return False
+    label = word + ("" if draft.zh else " ") + name
+    texts = [text for _, text in draft.outside] + [draft.summary.replace(sentence, "", 1)]
+    if not draft.zh:  # "Uncle Ned" at a sentence's head, "uncle Ned" inside one
+        label, texts = label.lower(), [text.lower() for text in texts]
+    return any(label in text for text in texts)
 
 
 _EN_DENIED = re.compile(r"(?i)\b(?:not|n['’]t|never|no longer|nor)\b[^,;:.]*$")
