@@ -2443,3 +2443,22 @@ def test_reading_5444_a_kin_word_the_writer_names_someone_by_stays():
 
     assert changed_en(((True, "Uncle Ned mends the nets on the quay."),)) == []
     assert changed_en(((True, "Ned mends the nets on the quay."),))
+
+
+def test_reading_5444_no_turn_an_adverb_or_the_next_contrast_was_written_for():
+    """Seed 5444's reading: "insultingly accepted by him" (the adverb was written for the
+    refusal); "She will not be as ready to place a confidence in him" before "Yet she cannot
+    treat him with complaisance" (the "Yet" stood against the sentence as it was). Neither
+    is turned; without the adverb, or before a sentence that opens otherwise, the turn is
+    still offered."""
+    from longnovel.injection.generators.rules import event, polarity
+
+    people = [_entity("Lovelace", gender="m"), _entity("Clarissa", gender="f")]
+    _refused_beside_control(event, people, "accepted by him",
+                            "Her proposal is insultingly refused by him. Clarissa writes home.",
+                            "Her proposal is refused by him. Clarissa writes home.")
+    _refused_beside_control(polarity, people, "She does not trust his promise",
+                            "Clarissa did not answer his letter. She trusts his promise at "
+                            "once. Yet she cannot treat him with complaisance.",
+                            "Clarissa did not answer his letter. She trusts his promise at "
+                            "once. She writes to Miss Howe that night.")

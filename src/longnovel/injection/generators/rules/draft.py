@@ -482,3 +482,43 @@ def told_next(draft: Draft, edit: Edit) -> bool:
 def sentence_of(draft: Draft, edit: Edit) -> int | None:
     """The index of the sentence an edit starts in."""
     return next((k for k, (a, b) in enumerate(draft.spans) if a <= edit.start < b), None)
+
+
+# Adverbs of time or order: they say when, and fit a turned verb as well ("finally refuses")
+_TIME_ADVERBS = frozenset(("finally", "eventually", "immediately", "quickly", "suddenly",
+                           "initially", "subsequently", "early", "only", "shortly", "briefly",
+                           "slowly", "promptly", "recently", "previously", "originally"))
+
+
+def manner_in_change(old: str, new: str) -> bool:
+    """Does an adverb in -ly of manner or attitude stand in the changed words of an en edit
+    or right before them ("insultingly refused" -> "insultingly accepted", "does not
+    genuinely know" -> "genuinely knows")? It was written for the original turn (seed
+    5444's reading)."""
+    from longnovel.injection.nlp import inflect
+
+    start, old_end, new_end = changed_parts(old, new)
+    while start > 0 and old[start - 1].isalpha():
+        start -= 1
+    words = re.findall(r"[A-Za-z]+", old[:start])[-1:] + re.findall(
+        r"[A-Za-z]+", old[start:old_end]) + re.findall(r"[A-Za-z]+", new[start:new_end])
+    def adverb(w: str) -> bool:  # one the dictionary knows, or a long -ly word it lacks
+        classes = inflect.word_classes(w)  # ("insultingly")
+        return "ADV" in classes or (not classes and len(w) > 6)
+
+    return any(w.endswith("ly") and w.lower() not in _TIME_ADVERBS and adverb(w)
+               for w in words)
+
+
+_EN_NEXT_CONTRAST = re.compile(r"[\"“‘'(]*(?:Yet|But|However|Still|Nevertheless|Nonetheless)\b")
+_ZH_NEXT_CONTRAST = re.compile(r"[“‘「（(]*(?:但|但是|可是|然而|不过)")
+
+
+def contrasted_next(draft: Draft, i: int) -> bool:
+    """Does the sentence after sentence ``i``, in its unit, open with a contrast ("Yet ...",
+    但是)? The contrast was written against sentence ``i`` as it is: turned, the two no
+    longer stand against each other (seed 5444's reading)."""
+    if i + 1 >= len(draft.sentences) or draft.unit_of(i + 1) != draft.unit_of(i):
+        return False
+    pattern = _ZH_NEXT_CONTRAST if draft.zh else _EN_NEXT_CONTRAST
+    return bool(pattern.match(draft.sentences[i + 1].lstrip()))

@@ -12,6 +12,7 @@ from longnovel.injection.generators.rules.draft import (
     confirmed_later,
     gives_its_reason,
     in_a_contrast,
+    manner_in_change,
     own_words_first,
     sentence_of,
     takes_up_before,
@@ -237,6 +238,8 @@ def edits(draft: Draft) -> list[Edit]:
     found = (word_edits(draft, verbs, "verb", blocked, _fit, _zh_complement)
              + word_edits(draft, outcomes, "outcome", blocked, _fit, _zh_complement))
     # "agrees to take the injection due to the pain" -> "refuses ... due to the pain"
+    # "insultingly refused" -> "insultingly accepted": the adverb was the original's
+    found = [e for e in found if draft.zh or not manner_in_change(e.original_span, e.text)]
     return own_words_first(draft, [e for e in found if e.subtype != "outcome"
                                    or not (gives_its_reason(e.original_span, draft.zh)
                                            or told_next(draft, e)

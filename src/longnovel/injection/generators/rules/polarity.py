@@ -11,9 +11,11 @@ from longnovel.injection.generators.rules import thinning
 from longnovel.injection.generators.rules.draft import (
     Draft,
     confirmed_later,
+    contrasted_next,
     find_names,
     gives_its_reason,
     in_a_contrast,
+    manner_in_change,
     splice,
     told_next,
 )
@@ -216,6 +218,8 @@ def edits(draft: Draft) -> list[Edit]:
                 continue
             if _sets_up_a_turn(sentence, new, end, subtype, draft.zh):
                 continue
+            if contrasted_next(draft, i) or (not draft.zh and manner_in_change(sentence, new)):
+                continue  # "... Yet cannot immediately treat him", "genuinely knows" 
             edit = draft.replace_sentence(i, new, subtype)
             if edit and not told_next(draft, edit):
                 out.append(edit)  # (not where the next sentences take up what it was about:
