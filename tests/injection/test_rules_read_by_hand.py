@@ -2462,3 +2462,21 @@ def test_reading_5444_no_turn_an_adverb_or_the_next_contrast_was_written_for():
                             "once. Yet she cannot treat him with complaisance.",
                             "Clarissa did not answer his letter. She trusts his promise at "
                             "once. She writes to Miss Howe that night.")
+
+
+def test_reading_5444_no_cause_traded_with_a_record_or_a_message():
+    """Seeds 5343's and 5444's readings: "The company's takings had tripled, so the dues
+    ledger showed eleven" (evidence made the effect of what it shows); "The coast court
+    would try Desmond Crale in the spring, so a letter from the Office said the bridge would
+    not be rebuilt" (a message made the effect of something else). No such pair is inverted;
+    a pair of deeds still is."""
+    people = [_entity("Wren", gender="f"), _entity("Crale", gender="m")]
+    made = offered("A letter from the Office said the bridge would not be rebuilt, so the "
+                   "coast court would try Crale in the spring. Wren went home.", "causal",
+                   people)
+    assert not any(m.startswith("The coast court would try Crale in the spring, so")
+                   for m in made), made
+    made = offered("The bridge fell in the storm, so the coast court would try Crale in the "
+                   "spring. Wren went home.", "causal", people)
+    assert any(m.startswith("The coast court would try Crale in the spring, so")
+               for m in made), made

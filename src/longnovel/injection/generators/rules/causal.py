@@ -99,7 +99,12 @@ def _changes(draft: Draft, i: int, sentence: str) -> list[tuple[str, str]]:
                                      or _EN_NEED.search(m.group("b")))
         no_subject = draft.zh and k in _ZH_FRONT and not _zh_clause_with_subject(
             draft, m.group(_ZH_FRONT[k]))
-        if not (points_back or reported or capacity or no_subject
+        # a record or a report in either part ("the dues ledger showed eleven", "a letter
+        # from the Office said ..."): evidence and what it shows, or a message and what it
+        # tells, cannot trade places (seeds 5343's and 5444's readings)
+        evidence = not draft.zh and any(_EN_EVIDENCE.search(part)
+                                        for part in (m.group("a"), m.group("b")))
+        if not (points_back or reported or capacity or no_subject or evidence
                 or (not draft.zh and _tenses_disagree(m.group("a"), m.group("b")))):
             out.append(("invert", inverted + end))
         if not (m.start("b") > m.start("a") and not draft.zh and _EN_PERSONAL.search(
@@ -125,6 +130,9 @@ def _tenses_disagree(a: str, b: str) -> bool:
     return first is not None and second is not None and first != second
 
 
+_EN_EVIDENCE = re.compile(r"\b(?:" + "|".join(EN_REPORTING_VERBS) + r"|showed|shows|shown|"
+                          r"revealed|reveals|proved|proves|suggested|suggests|indicated|"
+                          r"indicates|wrote|writes|recorded|records|reported|reports)\b")
 _NEEDS = r"must|needs? to|has to|have to|had to|should|ought to"
 _EN_CAPACITY = re.compile(rf"(?i)\b(?:can|cannot|can['’]t|could|couldn['’]t|unable|able to|"
                           rf"{_NEEDS})\b")
