@@ -2480,3 +2480,16 @@ def test_reading_5444_no_cause_traded_with_a_record_or_a_message():
                    "spring. Wren went home.", "causal", people)
     assert any(m.startswith("The coast court would try Crale in the spring, so")
                for m in made), made
+
+
+def test_reading_5444_no_turn_of_a_clause_that_says_how_much():
+    """Seed 5444's reading: "purchase anything he can think of" -> "anything he cannot think
+    of": a clause after "anything", "whatever", "all" says how much or which, not whether.
+    It is not turned; the same verb as a sentence's own still is."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity("Lovelace", gender="m"), _entity("Clarissa", gender="f")]
+    _refused_beside_control(polarity, people, "cannot think",
+                            "Clarissa did not answer. Lovelace may purchase anything he can "
+                            "think of.",
+                            "Clarissa did not answer. Lovelace can think of a plan.")

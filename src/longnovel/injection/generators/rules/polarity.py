@@ -875,7 +875,21 @@ def _sets_up_a_turn(sentence: str, new: str, end: int, subtype: str, zh: bool) -
         return True
     if zh:
         return "没有不" in new or "不不" in new or "没不" in new
+    start = changed_parts(sentence, new)[0]
+    while start > 0 and sentence[start - 1].isalpha():
+        start -= 1  # "he can|not": from the word's start
+    if _EN_FREE_RELATIVE.search(sentence[:start]):
+        return True  # "purchase anything he can think of" -> "anything he cannot think of"
+        # (seed 5444's reading): a clause that says how much, not whether
     return subtype == "negate" and bool(re.match(r"\s+that\b", sentence[end:]))
+
+
+# The head of a clause that says how much or which, not whether ("anything he can think of",
+# "whatever she wanted", "all that they could carry"): turned, it says nothing a reader can
+# believe ("anything he cannot think of").
+_EN_FREE_RELATIVE = re.compile(r"(?i)\b(?:anything|everything|whatever|whichever|wherever|"
+                               r"whenever|whoever|all|as much as|as many as)\s+(?:that\s+)?"
+                               r"(?:he|she|they|we|you|i|it|[A-Z][\w'’-]*)\s+$")
 
 
 _ZH_COVERBS = ("把", "将", "被", "给", "替", "为", "向", "对", "跟", "在", "从", "用", "拿")
