@@ -522,3 +522,13 @@ def contrasted_next(draft: Draft, i: int) -> bool:
         return False
     pattern = _ZH_NEXT_CONTRAST if draft.zh else _EN_NEXT_CONTRAST
     return bool(pattern.match(draft.sentences[i + 1].lstrip()))
+
+
+_EN_THING = re.compile(r"(?i)\b(?:it|its|itself|they|them|their|themselves)\b")
+_ZH_THING = re.compile(r"它|他们|她们")
+
+
+def points_at_a_thing(sentence: str, zh: bool) -> bool:
+    """Does ``sentence`` hold an "it" or a "they" (它, 他们)? Whatever is put or moved right
+    before it may become what that pronoun finds."""
+    return bool((_ZH_THING if zh else _EN_THING).search(sentence))

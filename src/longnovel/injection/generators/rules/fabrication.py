@@ -15,6 +15,7 @@ from longnovel.injection.generators.rules.draft import (
     Draft,
     describes_a_state,
     find_names,
+    points_at_a_thing,
     takes_up_before,
 )
 from longnovel.injection.nlp import inflect
@@ -113,7 +114,6 @@ def _fits_between(draft: Draft, i: int, body: str) -> bool:
     return before is None or added is None or before == added
 
 
-_EN_THING = re.compile(r"(?i)\b(?:it|its|itself|they|them|their|themselves)\b")
 _EN_GENDERED = re.compile(r"(?i)\b(?:(he|him|his|himself)|(she|her|hers|herself))\b")
 _ZH_GENDERED = re.compile(r"(他(?!们))|(她(?!们))")
 
@@ -124,7 +124,7 @@ def _captures(draft: Draft, i: int, body: str, following: str) -> bool:
     A thing or a group (it, they; 它, 他们) always may: ``body`` tells things of its own. A
     he or she finds the last person of that gender named before it: refused where the last
     one ``body`` names is not the one the summary named last up to sentence ``i``."""
-    if (re.search(r"它|他们|她们", following) if draft.zh else _EN_THING.search(following)):
+    if points_at_a_thing(following, draft.zh):
         return True
     people = draft.names("person")
     for pronoun in (_ZH_GENDERED if draft.zh else _EN_GENDERED).finditer(following):

@@ -14,6 +14,7 @@ from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
     Draft,
     opens_with_time,
+    points_at_a_thing,
     split_opener,
     takes_up_before,
     tells_its_date,
@@ -285,7 +286,6 @@ _EN_THEN_AFTER_SUBJECT = re.compile(r"([A-Z][\w'’.-]*)\s+(?:[A-Z][\w'’.-]*\s
 
 
 _EN_PRONOUN = re.compile(r"(?i)\b(?:he|she|him|her|his|hers|they|them|their|himself|herself)\b")
-_EN_THING = re.compile(r"(?i)\b(?:it|its|itself|they|them|their|themselves)\b")
 _ZH_PRONOUN = re.compile(r"[他她]")
 
 
@@ -400,8 +400,7 @@ def _reference_moves(draft: Draft, i: int, first: str, second: str) -> bool:
     # an "it" or "they" of the sentence after the pair finds a thing of whichever sentence
     # is nearer ("The Warden-Mayor accepted it" after the loaf's price moved next to it:
     # seed 5343's reading)
-    things = re.search(r"它|他们|她们", following) if draft.zh else _EN_THING.search(following)
-    return bool(things) or takes_up_before(following, draft.zh) or \
+    return points_at_a_thing(following, draft.zh) or takes_up_before(following, draft.zh) or \
         _antecedent_in(draft, rest, following, still_near=first)
 
 
