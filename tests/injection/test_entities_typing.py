@@ -226,3 +226,18 @@ def test_a_family_named_with_the_is_no_place():
     found = {e["name"]: e["type"] for e in extract_entities(text, "en")}
     assert found.get("Durants") != "place", found
     assert found.get("Alps") == "place", found
+
+
+def test_a_word_the_text_also_writes_in_lower_case_needs_more_to_be_a_place():
+    """Prose corpus, seed 11: "personated her at Hampstead" -> "at Letter": the contents of an
+    epistolary novel say "in Letter 12", and the heuristics took Letter for a place. A word the
+    text also writes in lower case ("the letter") is a place only when nearly every use of it
+    is after a preposition of place (Bath); a name it never writes in lower case needs less."""
+    text = ("She answers him in Letter 12, as she promised. The reply is in Letter 14. He read "
+            "the letter twice. In Letter 20 she refuses him. She goes to Hampstead. He follows "
+            "her to Hampstead. At Hampstead she lodges with Mrs. Moore. She writes a letter at "
+            "Hampstead. They went to Bath in May. At Bath she met him. From Bath they rode home. "
+            "In Bath the bath was cold. She stayed in Bath for a week.")
+    got = _typed(text)
+    assert "Letter" not in got
+    assert got["Hampstead"][0] == "place" and got["Bath"][0] == "place"

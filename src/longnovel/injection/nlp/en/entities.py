@@ -445,6 +445,10 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     person = _person_score(s)
     if person >= _needed(name, lower) and person > s.place:
         return "person"
+    if " " not in name and name.lower() in lower:
+        # a word the text also writes in lower case ("in Letter XX", "Vol", "Lawn", "Young"):
+        # a place only when nearly every use of it is where something is (Bath, Reading)
+        return "place" if s.placed >= 4 and s.placed >= 0.8 * n else None
     if s.place >= 2 and s.place >= 0.5 * n or s.placed >= 2 and s.placed >= 0.6 * n:
         return "place"
     return None
