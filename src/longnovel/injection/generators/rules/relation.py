@@ -79,10 +79,12 @@ def _relation_lexicon(language: str) -> frozenset[str]:
 
 def _surnames(draft: Draft) -> frozenset[str]:
     """Words used as a family name: last in a name of several words, in the entity list ("Dolly
-    Hervey") or in the summary ("Mrs. Hervey", "Mr. John Harlowe")."""
+    Hervey") or in the summary or the book's other unit summaries ("Mrs. Hervey", "Mr. John
+    Harlowe"; "her aunt Hervey" may be the only mention in the window, seed 11)."""
     def find() -> frozenset[str]:
         names = list(draft.names("person"))
-        names += re.findall(r"\b[A-Z][a-z]+\.?(?: [A-Z][a-z]+)+", draft.summary)
+        for text in draft.book_texts:
+            names += re.findall(r"\b[A-Z][a-z]+\.?(?: [A-Z][a-z]+)+", text)
         return frozenset(n.split()[-1] for n in names if len(n.split()) > 1)
     return draft.memo("surnames", find)
 
@@ -104,6 +106,8 @@ def _fit(sentence: str, start: int, end: int, new: str,
     if word.lower() in _ADDRESS and new.lower() not in _ADDRESS and following and \
             following.group(1) in surnames:
         return None  # "her aunt Hervey" addresses her by the surname: no "her mother Hervey"
+    if new.lower() in _ONE_EACH and re.search(r"(?i)\bother\s+$", sentence[:start]):
+        return None  # "her other uncle" is no "her other father" (prose corpus, seed 11)
     if sentence[:start].count("(") > sentence[:start].count(")"):
         return None
     noun = re.match(r"\s+([a-z]+)\b", sentence[end:])
@@ -113,6 +117,9 @@ def _fit(sentence: str, start: int, end: int, new: str,
             r"\s+and\s+(?:his\s+|her\s+|their\s+)?(?:children|kids|family|sons?|daughters?)\b",
             sentence[end:]):
         return None  # "his wife and children" is a set pair: no "his sister and children"
+    if _in_a_set_pair(sentence, start, end):
+        return None  # "her own father and mother": one of a couple the writer names together
+        # changed alone reads wrong ("her own uncle and mother", seed 11)
     if re.match(r"\s+of\s+honou?r\b", sentence[end:]):
         return None  # "guest of honor", "maid of honour": a fixed phrase, no relation
     modifier = re.search(r"(?<!['’])\b([a-z]{3,})\s+$", sentence[:start])
@@ -127,8 +134,30 @@ def _fit(sentence: str, start: int, end: int, new: str,
     return new
 
 
+# Kin that a writer names as a couple ("father and mother", "brother and sister"): each word's
+# partner, singular or plural.
+_SET_PAIRS = {frozenset(pair) for pair in (
+    ("father", "mother"), ("husband", "wife"), ("brother", "sister"), ("son", "daughter"),
+    ("aunt", "uncle"), ("grandfather", "grandmother"), ("nephew", "niece"),
+    ("brothers", "sisters"), ("sons", "daughters"), ("aunts", "uncles"),
+    ("nephews", "nieces"))}
+
+
+def _in_a_set_pair(sentence: str, start: int, end: int) -> bool:
+    """Is the word at ``start:end`` one of a set couple, joined by "and"/"or" to its partner
+    ("father and mother", "his sisters or brothers")?"""
+    word = sentence[start:end].lower()
+    after = re.match(r"\s+(?:and|or|&)\s+(?:(?:his|her|their|my|our|your)\s+)?([A-Za-z]+)",
+                     sentence[end:])
+    before = re.search(r"\b([A-Za-z]+)\s+(?:and|or|&)\s+(?:(?:his|her|their|my|our|your)\s+)?$",
+                       sentence[:start])
+    return any(m and frozenset((word, m.group(1).lower())) in _SET_PAIRS for m in (after, before))
+
+
 # Relation words that also address a person by the surname ("aunt Hervey", "cousin Morden")
 _ADDRESS = {"aunt", "uncle", "cousin"}
+# The kin a person has one of ("her other uncle", never "her other father")
+_ONE_EACH = {"father", "mother", "stepfather", "stepmother"}
 
 # Whose relation it is: a possessive before the word ("his", "Sim's", "her younger") or "of"/
 # "to" after it ("the wife of Joe", "husband to Marge").
