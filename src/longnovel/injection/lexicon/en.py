@@ -392,6 +392,12 @@ EN_KNOWING_VERBS = frozenset({"find", "know", "realize", "realise", "see", "noti
 # States (lemmas) that are denied, not said never to happen: "she never knows that ..." reads
 # wrong where "she does not know that ..." reads right.
 EN_STATE_VERBS = frozenset({"know", "believe", "understand", "think", "seem", "appear"})
+# Verbs (lemmas) of a relation between things, true over a span of time rather than done at
+# a point in it ("The seven high waters matched the Tower Log", "The box contains ..."): a
+# sentence on one of them has no place in a sequence of events.
+EN_STATIVE_VERBS = frozenset({"match", "contain", "belong", "own", "resemble", "equal", "consist",
+                              "include", "weigh", "cost", "lack", "deserve", "possess", "mean",
+                              "differ", "depend"})
 # What befalls someone rather than what they do (lemmas): no one "fails to" or "refuses to"
 # step into a mixer by accident, fall, or faint ("he fails to step into a concrete mixer").
 EN_INVOLUNTARY_VERBS = frozenset({"step", "fall", "trip", "slip", "stumble", "faint", "collapse",

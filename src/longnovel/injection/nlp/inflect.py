@@ -51,6 +51,14 @@ def only_noun(word: str) -> bool:
     return word.lower() not in EN_FUNCTION_WORDS and word_classes(word) == {"NOUN"}
 
 
+def noun_lemmas(word: str) -> tuple[str, ...]:
+    """The lemmas of ``word`` as a noun ("children" -> "child"), by lemminflect's dictionary;
+    empty for a word it does not know as a noun."""
+    from lemminflect import getAllLemmas
+
+    return tuple(getAllLemmas(word.lower()).get("NOUN", ()))
+
+
 @lru_cache(maxsize=65536)
 def verb_lemma(word: str) -> str | None:
     """The lemma of ``word`` as a verb ("rode" -> "ride", "was" -> "be"), or None when

@@ -13,6 +13,7 @@ import re
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
     Draft,
+    describes_a_state,
     opens_with_time,
     points_at_a_thing,
     split_opener,
@@ -24,6 +25,7 @@ from longnovel.injection.lexicon.en import (
     EN_HONORIFICS,
     EN_REACTION_STATES,
     EN_REACTION_VERBS,
+    EN_STATIVE_VERBS,
     EN_STOPWORDS,
 )
 from longnovel.injection.nlp import inflect
@@ -83,6 +85,10 @@ def edits(draft: Draft) -> list[Edit]:
         if _anchored_to_each_other(first, second, draft.zh):
             continue  # "Since then, Mars has become ...", "the note" that the other sentence
             # brings in, 第六天 (seed 5343's reading)
+        if _leans_on_the_other(first, second, draft.zh) or _ends_a_life(draft, first, second) \
+                or _about_one_thing(draft, first, second):
+            continue  # "make no attempts to talk either", "Sam argues ... Sam dies", "pulls
+            # out the note ... two pages of the note" (seed 3 of the study corpus)
         if draft.commentary_at(i) or draft.commentary_at(i + 1):
             continue  # "Galactic Ghost begins with death.": the writer on the book, no event
         if _same_paragraph(draft, i) and not _reference_moves(draft, i, first, second):
@@ -166,6 +172,94 @@ def _anchored_to_each_other(first: str, second: str, zh: bool) -> bool:
     return False
 
 
+# Words anywhere in a sentence that tie it to what was told before it ("make no attempts to
+# talk either", "has no choice at this point", "as well", "in turn"; 也/同样 after the subject).
+_EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
+                       r"\b(?:too|as well)\s*(?:[.,;!?]|$)|"
+                       r"\b(?:at|by|from) this (?:point|time|moment|stage)\b|\bby now\b|"
+                       r"\bin (?:turn|response|return|reply)\b|"
+                       r"\b(?:at|by) (?:that|which) (?:point|time)\b|\bbeforehand\b|"
+                       # a contrast with what came before, inside the sentence ("The
+                       # cabin-boy, however, points out ...")
+                       r",\s*(?:however|though|nevertheless|nonetheless)\b")
+_ZH_LEANS = re.compile(r"^[^，,。]{0,6}?(?:也|同样|仍然|依然|照样)|此时|这时|至此|随即|此后|从此|"
+                       r"事后|过后|当夜|当天|当日|那天|这天|那夜|那晚|合计|总共")
+
+
+def _leans_on_the_other(first: str, second: str, zh: bool) -> bool:
+    """Does either sentence hold a word that ties it to the sentence before it? Told first,
+    "either" and "at this point" tie it to nothing."""
+    pattern = _ZH_LEANS if zh else _EN_LEANS
+    return any(pattern.search(sentence) for sentence in (first, second))
+
+
+# A death or a killing told of someone (en: the subject, or the object of a killing).
+_EN_DEATH = re.compile(r"\b(?:dies|died|die|is killed|was killed|are killed|were killed|"
+                       r"is murdered|was murdered|is executed|was executed|passes away|passed "
+                       r"away|perishes|perished)\b")
+_EN_KILLS = re.compile(r"\b(?:kills|killed|murders|murdered|executes|executed|shoots dead|shot "
+                       r"dead)\s+([A-Z][\w'’-]*)")
+_ZH_DEATH = re.compile(r"死了|死去|去世|身亡|丧命|被杀|病故|咽气|断气|自尽|遇害")
+
+
+def _ends_a_life(draft: Draft, first: str, second: str) -> bool:
+    """Does one sentence tell the death of someone the other sentence names ("Sam argues
+    ... Sam dies")? Swapped, the dead act."""
+    names = [n for n in draft.names("person") if n]
+    for one, other in ((first, second), (second, first)):
+        if draft.zh:
+            m = _ZH_DEATH.search(one)
+            if m and any(n in one[: m.start()] and n in other for n in names):
+                return True
+            continue
+        dead = {m.group(1) for m in _EN_KILLS.finditer(one)}
+        m = _EN_DEATH.search(one)
+        if m:  # the name nearest before the death ("... where his dog Argus ... dies")
+            before = [w for w in re.findall(r"\b[A-Z][\w'’-]+", one[: m.start()])
+                      if w not in EN_STOPWORDS]
+            dead |= set(before[-1:])
+        if any(re.search(rf"\b{re.escape(w)}\b", other) for w in dead):
+            return True
+    return False
+
+
+# A noun after a determiner, with at most one word between ("the note", "a tear", "his old
+# boots"): a thing the sentence tells of.
+_EN_DETERMINED = re.compile(r"\b(?:[Tt]he|[Aa]n?|his|her|their|its|this|that|these|those|"
+                            r"some|every|each)\s+([a-z-]{3,})\b(?!['’])(?:\s+([a-z]{3,})\b)?")
+
+
+def _about_one_thing(draft: Draft, first: str, second: str) -> bool:
+    """Do the two sentences tell of one thing that is no name ("pulls out the note ... two
+    pages of the note", "directing her to shed a tear ... Judy sheds a tear")? The second
+    then takes up what the first brought in, and read first it reads out of its place."""
+    if draft.zh:
+        from longnovel.injection.nlp.zh.segment import tagged_words
+
+        def things(text: str) -> set[str]:
+            return {w for w, flag in tagged_words(text) if len(w) >= 2 and flag in ("n", "vn")}
+    else:
+        def things(text: str) -> set[str]:
+            # a noun and nothing else, with or without a determiner ("offered terrestrial
+            # jobs ... offered a job")
+            found = {lemma for w in re.findall(r"(?<![A-Za-z'’-])[a-z]{3,}\b", text)
+                     if w not in EN_STOPWORDS and inflect.only_noun(w)
+                     for lemma in inflect.noun_lemmas(w)[:1]}
+            for one, two in _EN_DETERMINED.findall(text):
+                # "his old boots": the word after an adjective; else the word itself
+                word = two if two and "ADJ" in inflect.word_classes(one) and \
+                    "NOUN" not in inflect.word_classes(one) else one
+                if word not in EN_STOPWORDS:
+                    found.update(inflect.noun_lemmas(word)[:1])
+            return found
+    return bool(things(first) & things(second))
+
+
+# A sentence that ends on how something is (脸色很难看, 十分安静): a quality, not an event.
+_ZH_QUALITY = re.compile(r"(?:很|非常|十分|特别|格外|极其|太|更)[\u4e00-\u9fff]{1,3}[了的]?"
+                         r"[。！!]?$")
+
+
 def _reacts(sentence: str, zh: bool) -> bool:
     """Does ``sentence`` answer or react to something (which the sentence before tells)?"""
     return bool((_ZH_REACTS if zh else _EN_REACTS).search(sentence))
@@ -178,8 +272,9 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
     friendships", "A continuation of the state of England": topics, not events)."""
     if sentence.rstrip(" \"”’'").endswith(("?", "？")):
         return False
-    if zh:
-        return "已经" not in sentence  # 已经: what was so by then, not an event of the line
+    if zh:  # 已经: what was so by then; 穿的是草鞋, 脸色很难看: how things are, at no time
+        return "已经" not in sentence and not describes_a_state(sentence, True) and \
+            not _ZH_QUALITY.search(sentence)
     if _EN_LETTER_HEADER.match(sentence):
         return False  # "Clarissa to Miss Howe, (Miss Howe's last not received.)": who writes
     if _a_state(sentence):
@@ -249,9 +344,18 @@ _EN_NO_EVENT = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:(?:must|should|ought to|m
                           r"(?:allowed|permitted|forbidden|supposed|required|obliged) to\b)")
 
 
+# An aside set off by commas after the subject ("Aunt Mabry, lent by the Guild, was its
+# clerk", "Corra's son Rafe, aged twenty-three, would sail ..."): the verb is read past it.
+_EN_SUBJECT_ASIDE = re.compile(r"^([A-Z][\w'’ -]{0,40}?), [^,;:]{1,60}?, (?=[a-z])")
+
+
 def _a_state(sentence: str) -> bool:
     body = split_opener(sentence, False)[1]
-    if _EN_NO_EVENT.match(body) or _EN_SCENE.match(body):
+    return any(_states(text) for text in {body, _EN_SUBJECT_ASIDE.sub(r"\1 ", body, count=1)})
+
+
+def _states(body: str) -> bool:
+    if _EN_NO_EVENT.match(body) or _EN_SCENE.match(body) or _a_relation(body):
         return True
     m = _EN_BE_COMPLEMENT.match(body)
     if not m:
@@ -261,6 +365,20 @@ def _a_state(sentence: str) -> bool:
         return True  # "The lieutenant's name is Rourke": who someone is, at no time
     lemma = inflect.verb_lemma(word)
     return lemma is None or lemma == word or word in ("being", "been")
+
+
+def _a_relation(body: str) -> bool:
+    """Is the first verb of ``body`` in the third person or the past one of a relation
+    between things ("The seven high waters on the roll matched the Tower Log")? A plural
+    noun of the subject looks like a verb in the third person ("waters"): the search goes on
+    past it, and stops at the first verb in the past."""
+    for word in re.findall(r"[A-Za-z]+", body)[1:8]:
+        if word.islower() and _finite(word):
+            if inflect.verb_lemma(word) in EN_STATIVE_VERBS:
+                return True
+            if word == inflect.past_tense(word):
+                return False
+    return False
 
 
 def points_back(sentence: str, zh: bool) -> bool:
@@ -341,6 +459,8 @@ def _introduced_in(first: str, second: str, zh: bool = False) -> bool:
             for part in dict.fromkeys((noun, noun.split("-")[0])):
                 if part.islower() and re.search(rf"\b[Tt]he {re.escape(part)}\b", second):
                     return True
+    if _one_of_many(first, second):
+        return True
     for name in re.findall(r"(?:['’]s|\b(?:his|her|their))\s+(?:[a-z-]+\s+){1,2}?"
                            r"([A-Z][a-z]+)\b", first):
         if name not in EN_STOPWORDS and re.search(rf"\b{name}\b", second):
@@ -355,6 +475,19 @@ def _introduced_in(first: str, second: str, zh: bool = False) -> bool:
             return True
         if given not in EN_STOPWORDS and re.search(rf"(?<!{given} )\b{family}\b", second):
             return True  # "O'Rielly's superior, Chief Callahan, arrives ... Callahan discovers"
+    return False
+
+
+def _one_of_many(first: str, second: str) -> bool:
+    """Does ``second`` take up as "the child" one of what ``first`` tells of in the plural
+    ("kills many of the changeling children, but he allows one to live. The child is named
+    Robert", seed 12): the same noun in another number, so the one only the first sentence
+    brings in."""
+    told = {w for w in re.findall(r"\b[a-z]{3,}\b", first) if w not in EN_STOPWORDS}
+    for noun in re.findall(r"\b[Tt]he ([a-z]{3,})\b", second):
+        lemmas = set(inflect.noun_lemmas(noun))
+        if lemmas and any(w != noun and lemmas & set(inflect.noun_lemmas(w)) for w in told):
+            return True
     return False
 
 
