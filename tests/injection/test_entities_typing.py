@@ -241,3 +241,16 @@ def test_a_word_the_text_also_writes_in_lower_case_needs_more_to_be_a_place():
     got = _typed(text)
     assert "Letter" not in got
     assert got["Hampstead"][0] == "place" and got["Bath"][0] == "place"
+
+
+def test_an_order_of_seekers_is_an_organization_not_a_place():
+    """Study corpus, seed 21: "an advertisement for the Perpetual Order of Seekers After Truth"
+    -> "for the Earth": the name was typed as a place, so a place stood in for it. A name
+    whose head is an organization word followed by "of" is an organization."""
+    text = ("In 1953, an advertisement for the Perpetual Order of Seekers After Truth appears "
+            "in magazines. He joins the Perpetual Order of Seekers After Truth at once. The "
+            "meeting of the Perpetual Order of Seekers After Truth is held in Denver. They "
+            "drive to Denver.")
+    got = _typed(text)
+    assert got["Perpetual Order of Seekers After Truth"][0] == "org"
+    assert got["Denver"][0] == "place"
