@@ -2552,9 +2552,9 @@ def test_no_swap_of_a_state_or_of_sentences_tied_to_each_other(first, second, co
 
 def test_an_aunt_by_name_stays_a_word_of_address_and_a_couple_stays_whole():
     """Prose corpus, seed 11: "her aunt Hervey" -> "her mother Hervey" (Hervey a surname only
-    in the book's other unit summaries), "her own father and mother" -> "her own uncle and mother", "that
-    of her other uncle" -> "her other father"; "her cousin Dolly" -> "her friend Dolly" is
-    still offered."""
+    in the book's other unit summaries), "her own father and mother" -> "her own uncle and
+    mother", "that of her other uncle" -> "her other father"; "her cousin Dolly" -> "her
+    friend Dolly" is still offered."""
     from longnovel.injection.generators.rules import relation
 
     people = [_entity("Clarissa", gender="f"), _entity("Lovelace", gender="m")]
@@ -2583,7 +2583,8 @@ def test_an_aunt_by_name_stays_a_word_of_address_and_a_couple_stays_whole():
     # a quality, at no time (the sample, seed 5)
     ("蔡三和小满走到山口。", "蔡三的脸色很难看。", "蔡三把担子放在路边。"),
     # a time counted from the sentence before: "after this", "that night"
-    ("青禾要求帮忙，父亲不许她做墨。", "青禾哭着跑开，此后几天父女俩没有说话。", "青禾哭着跑开，躲进了谱房。"),
+    ("青禾要求帮忙，父亲不许她做墨。", "青禾哭着跑开，此后几天父女俩没有说话。",
+     "青禾哭着跑开，躲进了谱房。"),
     ("顾衡山不许卖这批墨。", "当夜青禾和小满在谱房翻《墨谱》。", "青禾和小满在谱房翻《墨谱》。"),
 ])
 def test_zh_no_swap_of_a_quality_or_of_a_time_told_from_the_other(first, second, control):

@@ -427,7 +427,8 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     if is_honorific(words[0]) and len(words) > 1:
         return "person"
     if words[-1] in EN_ORG_SUFFIXES or any(
-            w in EN_ORG_SUFFIXES and nxt == "of" for w, nxt in zip(words, words[1:])):
+            w in EN_ORG_SUFFIXES and nxt == "of"
+            for w, nxt in zip(words, words[1:], strict=False)):
         return "org"  # "the Guild", "the Perpetual Order of Seekers After Truth"
     if words[-1] in PLACE_ENDS or (words[0] in PLACE_STARTS and len(words) > 1):
         return "place"
