@@ -2600,3 +2600,27 @@ def test_zh_no_swap_of_a_quality_or_of_a_time_told_from_the_other(first, second,
 
     assert not swapped(second)
     assert swapped(control)
+
+
+def test_polarity_keeps_a_relative_without_that_an_idiom_and_refusals_to_people():
+    """Study and prose corpora, seed 22: "the little parcel of linen she had sent" -> "she had
+    not sent" (a clause that picks out the thing, turned, picks out nothing); "cannot stop
+    reading the final letter" -> "can stop reading" (the negation is the phrase); "a dead
+    Slider attracts other Sliders" -> "refuses to attract" (a thing refuses nothing). Each
+    is refused beside a nearby case still offered."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity("Asa", gender="m"), _entity("Clarissa", gender="f"),
+              _entity("Lovelace", gender="m")]
+    lead = "Clarissa did not answer. Asa refuses to eat. "
+    _refused_beside_control(polarity, people, "had not sent",
+                            lead + "Writes in anguish for the little parcel of linen she had "
+                            "sent to her aunt.",
+                            lead + "Writes in anguish, for she had sent the parcel of linen to "
+                            "her aunt.")
+    _refused_beside_control(polarity, people, "can ",
+                            lead + "Lovelace cannot stop reading the final letter he receives.",
+                            lead + "Lovelace cannot read the final letter he receives.")
+    _refused_beside_control(polarity, people, "refuses to attract",
+                            lead + "The dead Slider attracts other Sliders at once.",
+                            lead + "Lovelace attracts other Sliders at once.")

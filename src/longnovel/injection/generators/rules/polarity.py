@@ -187,7 +187,8 @@ def edits(draft: Draft) -> list[Edit]:
         else:
             style = _en_style(draft)
             changes = [("negate", s) for s in _en_negations(sentence, style,
-                                                            _en_negating_verbs(draft))]
+                                                            _en_negating_verbs(draft),
+                                                            draft.names("person"))]
             changes += [("affirm", s) for s in _en_affirmations(sentence)]
         if _reads_only_negated(sentence, draft.zh):
             changes = [c for c in changes if c[0] != "affirm"]
@@ -463,8 +464,16 @@ _EN_EMBEDDED = re.compile(r"(?i)\b(?:what|which|who|whom|whose|whatever|whoever|
 _EN_THAN = re.compile(r"(?i)\bthan\b")
 
 
+# An article before a capitalized subject ("The dead Slider", "the Machine"): a kind of
+# thing, unless the entities name it a person.
+_EN_A_THING_BEFORE = re.compile(r"(?i)\b(?:the|a|an|this|that|its)\s+(?:[a-z-]+\s+)?$")
+# Pronouns that stand for people (a subject that may refuse or fail to do something)
+_PERSONAL = frozenset({"he", "she", "they", "we", "who", "He", "She", "They", "We", "I"})
+
+
 def _en_negations(sentence: str, style: _Style = _PLAIN,
-                  negating_verbs: tuple[str, ...] = ()) -> list[str]:
+                  negating_verbs: tuple[str, ...] = (),
+                  people: list[str] | None = None) -> list[str]:
     writes_never, does_support = style.writes_never, style.does_support
     out = []
     def in_before_clause(at: int) -> bool:  # "before she can answer": not "cannot answer"
@@ -473,7 +482,8 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
         return bool(_EN_BEFORE_CLAUSE.search(sentence[:at])) or \
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at])) \
             or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at]) \
-            or _in_contrast_or_description(sentence[:at])  # "but is loved": no "but is not"
+            or _in_contrast_or_description(sentence[:at]) \
+            or _in_a_contact_relative(sentence[:at])  # "but is loved": no "but is not"
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()) or _EN_AS_CLAUSE.search(sentence[m.end():]):
@@ -517,6 +527,10 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             if writes_never and verb_lemma(m.group(2)) not in EN_STATE_VERBS:
                 out.append(splice(sentence, m.start(2), m.start(2), "never "))
             for lemma in negating_verbs:  # "Ralph makes" -> "Ralph fails to make"
+                if m.group(1) not in _PERSONAL and not any(
+                        m.group(1) in name.split() for name in people or ()) and \
+                        _EN_A_THING_BEFORE.search(sentence[: m.start(1)]):
+                    break  # "a dead Slider refuses to attract": a thing, which refuses nothing
                 if re.match(r"\s+to\s+[a-z]+", sentence[m.end(2):]):
                     break  # "manages to kill" is no "refuses to manage to kill"
                 if verb_lemma(m.group(2)) in EN_INVOLUNTARY_VERBS:
@@ -743,10 +757,35 @@ def _affirmable(sentence: str, start: int, end: int) -> bool:
     contrast ("not his fault, but that of his fortune"; "loves a widow lady, but is not loved
     by her": without the "not", "but" sets nothing against what it opens)."""
     return not _EN_NEGATION_BOUND.search(sentence[end:]) and \
+        not _EN_NEGATIVE_IDIOM.match(sentence[start:]) and \
+        not _in_a_contact_relative(sentence[:start]) and \
         not _EN_PURPOSE_BEFORE.search(sentence[:start]) and \
         not _EN_CONCESSION.search(sentence[:end]) and \
         not _EN_NOT_BUT.search(sentence[end:]) and \
         not _in_contrast_or_description(sentence[:start])
+
+
+# "cannot stop reading", "can't help laughing", "cannot bear": the negation is the phrase
+# ("can stop reading", "can bear the life she lives" say nothing a writer would).
+_EN_NEGATIVE_IDIOM = re.compile(r"(?i)(?:cannot|can['’]t|can not|could not|couldn['’]t)\s+"
+                                r"(?:stop|help|bear|stand|wait|resist|believe|imagine|"
+                                r"get over|keep from)\b")
+# A pronoun right after a noun, its relative pronoun left out ("the little parcel of linen
+# she had sent", "ever thing she can fairly interpret"): the clause picks out the thing.
+_EN_CONTACT_RELATIVE = re.compile(r"\b([a-z]{3,})\s+(?:he|she|they|we|I|you)\s+"
+                                  r"(?:(?:had|has|have|can|could|would|will|did|does|do)\s+)?"
+                                  r"(?:[a-z]+ly\s+)?$")
+
+
+def _in_a_contact_relative(before: str) -> bool:
+    """Does ``before`` end in a noun and a pronoun, a relative clause without its "that"? Its
+    verb picks out the thing ("the parcel she had sent"); negated, it picks out nothing
+    ("the parcel she had not sent", seed 22 of the prose corpus)."""
+    m = _EN_CONTACT_RELATIVE.search(before)
+    if not m or m.group(1) in EN_STOPWORDS:
+        return False
+    classes = inflect.word_classes(m.group(1))
+    return "NOUN" in classes and "VERB" not in classes and "ADV" not in classes
 
 
 # A purpose ("be quiet so they do not attract attention", "so that he does not"): without its
