@@ -2624,3 +2624,30 @@ def test_polarity_keeps_a_relative_without_that_an_idiom_and_refusals_to_people(
     _refused_beside_control(polarity, people, "refuses to attract",
                             lead + "The dead Slider attracts other Sliders at once.",
                             lead + "Lovelace attracts other Sliders at once.")
+
+
+def test_zh_turns_and_dares_stay_negative_and_a_refusal_that_goes_on_stays():
+    """The sample, seed 31: "但没有说出来" -> "但说了出来" (the negation is what 但 turns to),
+    "阿水不敢看小满" -> "阿水敢看小满" (no plain affirmative), "拒绝回答，还不许他再提" ->
+    "答应回答，还不许他再提" (the sentence goes on refusing)."""
+    from longnovel.injection.generators.rules import event, polarity
+
+    people = [_entity(n, gender=g) for n, g in (("韩石", "m"), ("青禾", "f"), ("阿水", "m"),
+                                                 ("小满", "m"))]
+    lead = "小满没有回家。青禾不肯吃饭。"
+
+    def made(module, text: str) -> list[str]:
+        return _edits_with(module, lead + text + "韩石回到墨坊。", "zh", people)
+
+    assert not any("说了出来" in m
+                   for m in made(polarity, "韩石早就猜到是青禾拿的书，但没有说出来。"))
+    assert any("说了出来" in m for m in made(polarity, "韩石早就猜到是青禾拿的书，没有说出来。"))
+    assert not any("敢看" in m for m in made(polarity, "第二天早上，阿水不敢看小满。"))
+    assert any("阿水看小满" in m for m in made(polarity, "第二天早上，阿水不看小满。"))
+    assert not any("答应" in m for m in made(event, "小满问起墨谱，师父拒绝回答，还不许他再提。"))
+    assert any("答应" in m for m in made(event, "小满问起墨谱，师父拒绝回答。"))
+    en_people = [_entity("Orme", gender="m"), _entity("Wren", gender="f")]
+    _refused_beside_control(event, en_people, "agrees to answer",
+                            "Wren goes home. Orme refuses to answer and forbids her to ask "
+                            "again. Wren eats.",
+                            "Wren goes home. Orme refuses to answer her. Wren eats.")

@@ -243,7 +243,29 @@ def edits(draft: Draft) -> list[Edit]:
     return own_words_first(draft, [e for e in found if e.subtype != "outcome"
                                    or not (gives_its_reason(e.original_span, draft.zh)
                                            or told_next(draft, e)
-                                           or _dies_and_goes_on(draft, e))])
+                                           or _dies_and_goes_on(draft, e)
+                                           or _refusal_goes_on(draft, e))])
+
+
+_EN_REFUSAL = re.compile(r"(?i)\b(?:refus|declin|reject|den(?:y|ies|ied))\w*")
+_ZH_REFUSAL = re.compile(r"拒绝|回绝|推辞|不肯|不答应")
+# The rest of the sentence refusing further ("还不许他再提", "and forbids him to ask again")
+_EN_REFUSES_FURTHER = re.compile(r"(?i)^[^.;:!?]*?\b(?:and|nor)\s+(?:also\s+|even\s+)?(?:forbids?|"
+                                 r"forbade|forbidden|won['’]t|will not|would not|does not|did "
+                                 r"not|never|refuses|refused)\b")
+_ZH_REFUSES_FURTHER = re.compile(r"^[^。；！？]*?[，,](?:还|也|又|并|更)?"
+                                 r"(?:不许|不准|不让|不肯|不再|没有)")
+
+
+def _refusal_goes_on(draft: Draft, edit: Edit) -> bool:
+    """Does a refusal turned into consent leave the rest of its sentence refusing further
+    ("师父沉下脸，拒绝回答，还不许他再提" -> "答应回答，还不许他再提", the sample, seed 31)?"""
+    refusal = _ZH_REFUSAL if draft.zh else _EN_REFUSAL
+    found = refusal.search(edit.original_span)
+    if not found or refusal.search(edit.text):
+        return False
+    further = _ZH_REFUSES_FURTHER if draft.zh else _EN_REFUSES_FURTHER
+    return bool(further.search(edit.original_span[found.end():]))
 
 
 _EN_DEATH = re.compile(r"\b(?:dies|died|is killed|was killed|perishes|perished)\b")

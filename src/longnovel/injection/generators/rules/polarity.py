@@ -961,6 +961,10 @@ def _negate_done(tagged, k: int) -> str:
     return _join(tagged, k, k + 2, "没有" + tagged[k][0])
 
 
+# Words of a turn ("but", "yet") right before a negation: the negation is the turn's content.
+_ZH_TURNS = ("但", "但是", "却", "可是", "然而", "不过", "可")
+
+
 def _zh_affirmations(tagged) -> list[str]:
     out = []
     for k, (word, _flag) in enumerate(tagged):
@@ -969,6 +973,13 @@ def _zh_affirmations(tagged) -> list[str]:
             continue
         if word in ("没有", "没", "不") and k > 0 and tagged[k - 1][0].endswith(("也", "都")):
             continue  # 一句话也没说, 什么都不要: an emphatic negative; 也说了 is no statement
+        if word in ("没有", "没", "不", "未") and k > 0 and \
+                tagged[k - 1][0].endswith(_ZH_TURNS):
+            continue  # 早就猜到是青禾拿的书，但没有说出来: the negation is what 但 turns to;
+            # 但说了出来 turns to nothing (the sample, seed 31)
+        if word == "不" and nxt[0].startswith("敢"):
+            continue  # 阿水不敢看小满 -> 阿水敢看小满: 敢 alone is no plain statement (and 不敢
+            # as one word is not in ZH_NEGATED_WORDS)
         if word in ("没有", "没") and nxt[0] in _ZH_COVERBS:
             continue  # 没有把这件事告诉他: the affirmative is 把这件事告诉了他, no 有把
         if word in ("没有", "没") and k > 0 and tagged[k - 1][0].endswith("还"):
