@@ -2533,6 +2533,17 @@ _NO_ORDER_OR_TIED = [
     ("Lovelace pulls out the note from the Under-Secretary.",
      "The titles alone take two pages of the note, which frustrates Belford.",
      "The titles alone take two pages of the letter, which frustrates Belford."),
+    # what was just told, taken up ("why he did that", "this"), a return, an addition (the
+    # study corpus, seed 44)
+    ("A dispute ends with Lovelace destroying the time machine.",
+     "In his last thoughts Lovelace debates why he did that.",
+     "In his last thoughts Lovelace debates the future of the race."),
+    ("Belford runs toward the next house for Mrs. Hickman.",
+     "Lovelace recognizes this as a twister and hides in the cellar.",
+     "Lovelace recognizes a twister and hides in the cellar."),
+    ("Belford says he is going to get Lovelace and bring him along.",
+     "When Belford returns to the ship with Lovelace, the ship is attacked.",
+     "When Belford boards the ship with Lovelace, the ship is attacked."),
     # one of many, taken up as "the child" (the study corpus, seed 12)
     ("Lovelace kills many of the changeling children, but he allows one to live.",
      "The child is named Robert and is raised by Belford.",

@@ -181,7 +181,17 @@ _EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
                        r"\b(?:at|by) (?:that|which) (?:point|time)\b|\bbeforehand\b|"
                        # a contrast with what came before, inside the sentence ("The
                        # cabin-boy, however, points out ...")
-                       r",\s*(?:however|though|nevertheless|nonetheless)\b")
+                       r",\s*(?:however|though|nevertheless|nonetheless)\b|"
+                       # what was just told, taken up: "why he did that", "recognizes this as
+                       # a twister", "the events preceding this call"; "No doubt very
+                       # prestigious"
+                       r"\b(?:did|do|does|doing|done)\s+(?:that|this|so)\b|\b(?:this|these)\b|"
+                       r"^\W*(?:no doubt|of course)\b|"
+                       # a return, a going on, an addition: after the going, the start, the
+                       # first words ("When Rat returns to the ship with Gladney", "Lowry adds
+                       # that", "continues to uncover")
+                       r"\b(?:returns|returned|returning|(?:comes|came|goes|went|gets|got) "
+                       r"back|continues|continued|resumes|resumed|adds|added)\b")
 _ZH_LEANS = re.compile(r"^[^，,。]{0,6}?(?:也|同样|仍然|依然|照样)|此时|这时|至此|随即|此后|从此|"
                        r"事后|过后|当夜|当天|当日|那天|这天|那夜|那晚|合计|总共")
 
