@@ -2662,3 +2662,23 @@ def test_zh_turns_and_dares_stay_negative_and_a_refusal_that_goes_on_stays():
                             "Wren goes home. Orme refuses to answer and forbids her to ask "
                             "again. Wren eats.",
                             "Wren goes home. Orme refuses to answer her. Wren eats.")
+
+
+def test_no_verb_changed_whose_means_the_clause_tells():
+    """Study corpus, seed 22: "writes to Joe by controlling the minds of sleeping people to
+    pen the letters" -> "visits Joe by ...", "rents her apartment by tricking her old
+    landlady" -> "buys": the means told is the means of that act."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity(n, gender=g) for n, g in (("Glmpauszn", "m"), ("Joe", "m"),
+                                                 ("Suzanne", "f"))]
+    _refused_beside_control(event, people, "visits Joe",
+                            "Joe goes home. Glmpauszn writes to Joe by controlling the minds "
+                            "of sleeping people to pen the letters. Joe eats.",
+                            "Joe goes home. Glmpauszn writes to Joe at the Plaza Ritz Arms in "
+                            "New York City. Joe eats.")
+    _refused_beside_control(event, people, "buys her apartment",
+                            "Joe goes home. Suzanne rents her apartment by tricking her old "
+                            "landlady. Joe eats.",
+                            "Joe goes home. Suzanne rents her apartment near the old landlady. "
+                            "Joe eats.")

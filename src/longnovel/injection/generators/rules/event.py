@@ -343,6 +343,10 @@ def _infinitive_follows(rest: str) -> bool:
     return bool(m) and is_base_verb(m.group(1))
 
 
+# The means of the act, in its clause ("... by tricking her old landlady")
+_EN_BY_MEANS = re.compile(r"^[^,.;:!?]*?\bby\s+(?:[a-z]+ly\s+)?[a-z]+ing\b")
+
+
 def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     """The en replacement in its context: None for a verb that needs an object where the
     sentence has none ("hid behind the crates" cannot become "burned behind"); after
@@ -358,6 +362,10 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):
         return None
+    if _EN_BY_MEANS.match(sentence[end:]):
+        return None  # "writes to Joe by controlling the minds of sleepers to pen the letters",
+        # "rents her apartment by tricking her landlady": how it was done, told for that verb
+        # (study corpus, seed 22)
     old_words = sentence[start:end].lower().split()
     if old_words[-1] == "to" and verb_lemma(old_words[0]) in EN_TO_INFINITIVE_VERBS \
             and not _infinitive_follows(sentence[end:]):
