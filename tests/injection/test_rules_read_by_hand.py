@@ -2682,3 +2682,16 @@ def test_no_verb_changed_whose_means_the_clause_tells():
                             "landlady. Joe eats.",
                             "Joe goes home. Suzanne rents her apartment near the old landlady. "
                             "Joe eats.")
+
+
+def test_a_kin_aside_after_a_kin_title_stays():
+    """The sample, seed 7: "Wren's Aunt Mabry, Tomas's older sister" -> "Tomas's older
+    cousin": the title already says whose sister she is."""
+    from longnovel.injection.generators.rules import relation
+
+    people = [_entity(n, gender=g) for n, g in (("Wren", "f"), ("Mabry", "f"), ("Tomas", "m"))]
+    _refused_beside_control(relation, people, "older cousin",
+                            "Wren goes home. Wren's Aunt Mabry, Tomas's older sister and the "
+                            "Guild's clerk, recorded it. Wren eats.",
+                            "Wren goes home. Mabry, Tomas's older sister and the Guild's "
+                            "clerk, recorded it. Wren eats.")

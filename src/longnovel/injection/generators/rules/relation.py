@@ -117,6 +117,9 @@ def _fit(sentence: str, start: int, end: int, new: str,
             r"\s+and\s+(?:his\s+|her\s+|their\s+)?(?:children|kids|family|sons?|daughters?)\b",
             sentence[end:]):
         return None  # "his wife and children" is a set pair: no "his sister and children"
+    if _EN_TITLED_BEFORE.search(sentence[:start]):
+        return None  # "Wren's Aunt Mabry, Tomas's older sister": the title holds the kinship
+        # the aside spells out ("Tomas's older cousin" contradicts "Aunt", the sample, seed 7)
     if _in_a_set_pair(sentence, start, end):
         return None  # "her own father and mother": one of a couple the writer names together
         # changed alone reads wrong ("her own uncle and mother", seed 11)
@@ -132,6 +135,11 @@ def _fit(sentence: str, start: int, end: int, new: str,
             sentence[end:]):
         return None  # "catch a husband" names no one's husband: no relation to change
     return new
+
+
+# A kin title before a name, then an aside about that person ("Aunt Mabry, Tomas's older ")
+_EN_TITLED_BEFORE = re.compile(r"\b(?:Aunt|Uncle|Cousin|Grandfather|Grandmother|Granny|Grandpa|"
+                               r"Grandma)\s+[A-Z][\w'’-]+,\s+(?:[\w'’-]+\s+){0,4}$")
 
 
 # Kin that a writer names as a couple ("father and mother", "brother and sister"): each word's
