@@ -2695,3 +2695,16 @@ def test_a_kin_aside_after_a_kin_title_stays():
                             "Guild's clerk, recorded it. Wren eats.",
                             "Wren goes home. Mabry, Tomas's older sister and the Guild's "
                             "clerk, recorded it. Wren eats.")
+
+
+def test_no_negation_after_its_purpose_inside_the_sentence():
+    """Study corpus, seed 61: "..., and in order to stop that from happening, they must stop
+    the power cylinder" -> "they must not stop": denied, the act undoes its purpose. The same
+    clause without its purpose is still negated."""
+    from longnovel.injection.generators.rules.polarity import _en_negations
+
+    head = "He insists that Earthmen are slaves to the landowners, and "
+    tail = "they must stop the power cylinder from landing on Earth."
+    assert not any("must not stop" in m for m in _en_negations(
+        head + "in order to stop that from happening, " + tail))
+    assert any("must not stop" in m for m in _en_negations(head + tail))

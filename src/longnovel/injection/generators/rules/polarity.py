@@ -564,6 +564,12 @@ def _after_its_purpose(before: str) -> bool:
     """Does the sentence open with the purpose of the action that follows ("To conceal his
     return, she changes him into a beggar")? Denied, the action contradicts its purpose."""
     m = re.match(r"\W*(?:[Ii]n order to|[Ss]o as to|To)\s+([a-z]+)\b[^;]*,", before)
+    if m and is_base_verb(m.group(1)):
+        return True
+    # or a clause of the sentence does ("..., and in order to stop that from happening, they
+    # must stop the power cylinder", study corpus, seed 61)
+    m = re.search(r"(?:^|[,;:]\s*(?:and|but|so)?\s*)(?:[Ii]n order to|[Ss]o as to)\s+([a-z]+)"
+                  r"\b[^,;]*,[^,;]*$", before)
     return bool(m) and is_base_verb(m.group(1))
 
 
