@@ -2708,3 +2708,27 @@ def test_no_negation_after_its_purpose_inside_the_sentence():
     assert not any("must not stop" in m for m in _en_negations(
         head + "in order to stop that from happening, " + tail))
     assert any("must not stop" in m for m in _en_negations(head + tail))
+
+
+def test_zh_a_festival_date_an_only_and_a_swap_whose_opener_stays():
+    """The sample, seed 71: "十二月初八腊八" -> "十一月初八腊八" (腊八 is the eighth of the twelfth
+    month), "钥匙只有师父有" -> "只有师父没有", and a swap that left 就 without its 第二天
+    ("韩石就离开了万宝斋。第二天刁五……")."""
+    from longnovel.injection.generators.rules import number, polarity, temporal
+
+    people = [_entity(n, gender="m") for n in ("蔡三", "小满", "刁五", "韩石")]
+
+    def made(module, text: str) -> list[str]:
+        return _edits_with(module, "小满没有回家。青禾不肯吃饭。" + text + "小满吃饭。", "zh",
+                           people)
+
+    assert not any("十一月初八腊八" in m or "十月初八腊八" in m
+                   for m in made(number, "十二月初八腊八，蔡三熬了粥。"))
+    assert any(m.startswith(("十一月初八", "十月初八", "四月初八"))
+               for m in made(number, "十二月初八，蔡三熬了粥。"))
+    assert not any("没有" in m for m in made(polarity, "蔡三还说谱房钥匙只有师父有。"))
+    assert any("师父没有" in m for m in made(polarity, "蔡三还说谱房钥匙师父有。"))
+    pair = "刁五买了两坛桐油，回来时外衣少了一颗扣子。"
+    assert not any(m.startswith("韩石")
+                   for m in made(temporal, pair + "第二天韩石就离开了万宝斋。"))
+    assert any(m.startswith("韩石") for m in made(temporal, pair + "第二天韩石离开了万宝斋。"))

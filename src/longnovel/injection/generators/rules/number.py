@@ -159,6 +159,8 @@ def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
             # also in jieba's dictionary, is a count)
         # 六月十六夜里: a day of the month, whatever follows it
         unit = "日" if m.start() and sentence[m.start() - 1] == "月" else m.group(2)
+        if unit in ("月", "日") and _ZH_FESTIVAL.search(sentence, m.start(), m.end() + 6):
+            continue  # 十二月初八腊八: the festival fixes the date (the sample, seed 71)
         subtype = "time" if _zh_is_time(m.group(1), unit, sentence, m.end()) else "quantity"
         for new in _zh_new_numbers(m.group(1), unit, rng):
             out.append((subtype, splice(sentence, m.start(1), m.end(1), new)))
@@ -170,6 +172,10 @@ def _zh_changes(draft: Draft, sentence: str, rng: random.Random) -> list[tuple[s
                 if writer_uses(draft, new) and new not in sentence:
                     out.append(("time", splice(sentence, m.start(), m.end(), new)))
     return out
+
+
+# A festival that falls on one date: a date told with it cannot change alone
+_ZH_FESTIVAL = re.compile(r"腊八|除夕|元宵|端午|七夕|中秋|重阳|元旦|小年|春节|中元")
 
 
 def _in_zh_idiom(text: str, start: int, end: int) -> bool:

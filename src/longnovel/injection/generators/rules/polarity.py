@@ -876,10 +876,21 @@ def _zh_kept(draft: Draft, old: str, new: str) -> bool:
     return thinning.drawn((negated + 0.5) / (plain + 0.5), "polarity", draft.summary, new)
 
 
+def _after_only(tagged, k: int) -> bool:
+    """Does 只有/只/仅 stand earlier in the clause of word ``k`` ("钥匙只有师父有": negated,
+    "只有师父没有" says nothing, the sample, seed 71)?"""
+    for word, _ in reversed(tagged[:k]):
+        if word in ("，", ",", "；", ";", "。", "：", ":"):
+            return False
+        if word in ("只有", "只", "仅", "仅仅", "唯有", "只是"):
+            return True
+    return False
+
+
 def _zh_negations(tagged) -> list[str]:
     out = []
     for k, (word, flag) in enumerate(tagged):
-        if _negated_before(tagged, k) or _a_not_a(tagged, k):
+        if _negated_before(tagged, k) or _a_not_a(tagged, k) or _after_only(tagged, k):
             continue
         following = tagged[k + 1][0] if k + 1 < len(tagged) else ""
         if word == "是" and flag == "v":

@@ -596,6 +596,10 @@ def _swap(draft: Draft, i: int, first: str, second: str) -> Edit | None:
         return None  # "Then though it just appears as a disk, ...": no connective before it
     if opener and opens_with_time(first, draft.zh):
         return None  # "Then on the ninth, ..." doubles the time of the moved sentence
+    if opener and (tells_its_date(first, draft.zh) or
+                   draft.zh and re.match(r"[^，,。]{1,4}?(?:就|便|才)", rest)):
+        return None  # 第二天韩石就离开了万宝斋: without 第二天, 就 leans on nothing, and
+        # "第二天刁五……六月十六夜里出去" gives the moved sentence two times (the sample, seed 71)
     if opener:
         new_first = rest if draft.zh else upper_first(rest)
         new_second = opener + draft.lower_first(first)
