@@ -2732,3 +2732,23 @@ def test_zh_a_festival_date_an_only_and_a_swap_whose_opener_stays():
     assert not any(m.startswith("韩石")
                    for m in made(temporal, pair + "第二天韩石就离开了万宝斋。"))
     assert any(m.startswith("韩石") for m in made(temporal, pair + "第二天韩石离开了万宝斋。"))
+
+
+def test_a_relation_the_summary_comes_back_to_and_a_number_told_outside_the_region():
+    """Study corpus, seed 5545: "assumes that Retief is the cousin of someone called Lemuel"
+    -> "the friend of", where the summary goes on "Lemuel reveals that Retief is not his
+    cousin"; "disappeared nine years ago" -> "seven years ago" where the rest of a long
+    summary, outside the forty sentences the rules read, says "nine years ago" twice."""
+    from longnovel.injection.generators.rules import number, relation
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n, gender="m") for n in ("Retief", "Lemuel", "Magnan")]
+    _refused_beside_control(relation, people, "friend of",
+                            "Magnan assumes that Retief is the cousin of Lemuel. Lemuel enters "
+                            "and reveals that Retief is not his cousin. Magnan leaves.",
+                            "Magnan assumes that Retief is the cousin of Lemuel. Lemuel enters "
+                            "and reveals that Retief is a spy. Magnan leaves.")
+    region = "Magnan asks about the cruiser that disappeared nine years ago. Retief waits."
+    assert not number.edits(Draft(region, "en", people,
+                                  around="The cruiser vanished nine years ago."))
+    assert number.edits(Draft(region, "en", people, around="The cruiser vanished."))

@@ -61,6 +61,9 @@ class Draft:
     # where each of the window's unit summaries starts in ``summary`` after the first, when
     # the caller knows them (a unit's summary may hold paragraphs of its own)
     unit_starts: tuple[int, ...] | None = None
+    # the rest of the window's summary when this draft is a region of it (what else the writer
+    # wrote: a number or a relation word told again there contradicts an edit here)
+    around: str = ""
 
     @cached_property
     def book_texts(self) -> tuple[str, ...]:

@@ -179,8 +179,9 @@ class RulesGenerator:
             start, end = draft.spans[first][0], draft.spans[first + REGION_SENTENCES - 1][1]
             units = None if draft.unit_starts is None else tuple(
                 u - start for u in draft.unit_starts if start < u < end)
+            around = draft.summary[:start] + "\n" + draft.summary[end:]
             return Draft(draft.summary[start:end], draft.language, draft.entities,
-                         draft.vocabulary, draft.outside, units), start
+                         draft.vocabulary, draft.outside, units, around), start
 
         return draft.memo(("region", type_id), cut)
 

@@ -305,6 +305,10 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if _held_elsewhere(draft, old_sentence, start, new_word):
         return False  # "Hogey is Marie's brother" where the summary later has "Marie's
         # brother comes out" (another man); 回到舅舅身边 where 舅舅 is 周大有 throughout
+    if _told_again(draft, old_sentence, old_word):
+        return False  # "assumes Retief is the cousin of someone called Lemuel" ... "reveals
+        # that Retief is not his cousin" (study corpus, seed 5545): the word the writer comes
+        # back to holds the edit to the original
     if _an_epithet(draft, old_sentence, start + len(old_word), old_word):
         return False  # 舅舅周大有, written so in the book's other chapters: the writer's way
         # of naming him; 父亲周大有 beside 顾青禾 and 沈小满 (seeds 5343's and 5444's readings)
@@ -323,6 +327,29 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     return named is None or gender(new_word, draft.zh) in (None, named)
 
 
+def _told_again(draft: Draft, sentence: str, word: str) -> bool:
+    """Does another sentence of the same unit's summary or the next write the relation
+    ``word`` again of the same two people, naming both ("assumes that Retief is the cousin of
+    someone called Lemuel" ... "Lemuel reveals that Retief is not his cousin")? That mention
+    holds the original against the edit. (Two cousins of one person, "Wren's cousin Pell" and
+    "Wren's cousin Jory", share one name only.)"""
+    i = next((k for k, s in enumerate(draft.sentences) if s == sentence), None)
+    if i is None:
+        return False
+    people = draft.names("person")
+    here = {n for _, _, n in find_names(sentence, people, draft.zh)}
+    if len(here) < 2:
+        return False
+    unit = draft.unit_of(i)
+    pattern = re.compile(word if draft.zh else rf"(?i)\b{re.escape(word.rstrip('s'))}s?\b")
+    for k, other in enumerate(draft.sentences):
+        if k == i or draft.unit_of(k) not in (unit, unit + 1) or not pattern.search(other):
+            continue
+        if len(here & {n for _, _, n in find_names(other, people, draft.zh)}) >= 2:
+            return True
+    return False
+
+
 def _an_epithet(draft: Draft, sentence: str, end: int, word: str) -> bool:
     """Is relation ``word``, written right before a person's name ("uncle Ned", 舅舅周大有),
     how the writer names that person: the same word before the same name in another sentence
@@ -334,7 +361,8 @@ def _an_epithet(draft: Draft, sentence: str, end: int, word: str) -> bool:
     if name is None:
         return False
     label = word + ("" if draft.zh else " ") + name
-    texts = [text for _, text in draft.outside] + [draft.summary.replace(sentence, "", 1)]
+    texts = [text for _, text in draft.outside] + [draft.summary.replace(sentence, "", 1),
+                                                    draft.around]
     if not draft.zh:  # "Uncle Ned" at a sentence's head, "uncle Ned" inside one
         label, texts = label.lower(), [text.lower() for text in texts]
     return any(label in text for text in texts)
@@ -357,6 +385,7 @@ def _held_elsewhere(draft: Draft, sentence: str, start: int, new_word: str) -> b
     at = draft.summary.find(sentence)
     others = draft.summary[:at] + "\n" + draft.summary[at + len(sentence):] if at >= 0 \
         else draft.summary
+    others += "\n" + draft.around
     if draft.zh:
         return new_word in others
     owner = re.search(r"([\w'’]+)\s+(?:[a-z-]+\s+)?$", sentence[:start])
