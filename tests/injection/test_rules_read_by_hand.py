@@ -2544,6 +2544,10 @@ _NO_ORDER_OR_TIED = [
     ("Belford says he is going to get Lovelace and bring him along.",
      "When Belford returns to the ship with Lovelace, the ship is attacked.",
      "When Belford boards the ship with Lovelace, the ship is attacked."),
+    # a time told from the other sentence's (the sample, seed 5545)
+    ("Lovelace gives the bark to the doctor.",
+     "The same morning Belford recovers from the fever.",
+     "On Monday morning Belford recovers from the fever."),
     # one of many, taken up as "the child" (the study corpus, seed 12)
     ("Lovelace kills many of the changeling children, but he allows one to live.",
      "The child is named Robert and is raised by Belford.",
@@ -2752,3 +2756,32 @@ def test_a_relation_the_summary_comes_back_to_and_a_number_told_outside_the_regi
     assert not number.edits(Draft(region, "en", people,
                                   around="The cruiser vanished nine years ago."))
     assert number.edits(Draft(region, "en", people, around="The cruiser vanished."))
+
+
+def test_sample_reading_5545():
+    """The sample, seed 5545: "all five of the Ewe's men were not safe" and "did not find that
+    all fourteen high waters agreed" (a denied "all" reads as no writer's), "输给鲁公子丢人"
+    where the summary later says "不丢人", "姑姑柳氏" where the summary calls her 母亲 two
+    sentences on, "borrowed the three black boats for a hundred and fifty crowns"; each beside
+    a nearby case still offered."""
+    from longnovel.injection.generators.rules import event, polarity, relation
+    from longnovel.injection.generators.rules.polarity import _en_negations
+
+    assert _en_negations("All five of the Ewe's men were safe in the Pilotage house.") == []
+    assert _en_negations("The five men of the Ewe were safe in the Pilotage house.")
+    assert _en_negations("Orrin found that all fourteen high waters agreed with the log.") == []
+    assert _en_negations("Orrin found that the fourteen high waters agreed with the log.")
+    zh_people = [_entity(n, gender=g) for n, g in (("顾衡山", "m"), ("小满", "m"), ("青禾", "f"))]
+    lead, said = "小满没有回家。青禾不肯吃饭。", "顾衡山说输给鲁公子不丢人。小满吃饭。"
+    assert _edits_with(polarity, lead + said + "后来顾衡山说输给他的儿子不丢人。", "zh",
+                       zh_people) == []
+    assert "顾衡山说输给鲁公子丢人。" in _edits_with(polarity, lead + said, "zh", zh_people)
+    found = "青禾发现母亲柳氏写的小字。小满吃饭。"
+    assert _edits_with(relation, found + "他让青禾用母亲的法子。", "zh", zh_people) == []
+    assert _edits_with(relation, found, "zh", zh_people)
+    people = [_entity("Wren", gender="f"), _entity("Rafe", gender="m")]
+    _refused_beside_control(event, people, "borrowed",
+                            "Wren goes home. Her father had bought the three black boats for a "
+                            "hundred and fifty crowns. Wren eats.",
+                            "Wren goes home. Her father had bought the three black boats at the "
+                            "auction. Wren eats.")

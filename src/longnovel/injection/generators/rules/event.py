@@ -343,6 +343,11 @@ def _infinitive_follows(rest: str) -> bool:
     return bool(m) and is_base_verb(m.group(1))
 
 
+# A price in the verb's clause ("... for a hundred and fifty crowns", "for $500")
+_EN_PRICE = re.compile(r"(?i)^[^,.;:!?]*?\bfor\s+(?:about\s+|only\s+|just\s+)?(?:an?\s+|\$|£)?"
+                       r"(?:[\d,.]+|[a-z]+(?:[\s-]+(?:and\s+)?[a-z]+){0,4})\s*(?:crowns?|dollars?|"
+                       r"pounds?|shillings?|pence|guineas?|francs?|credits?|coins?|silver|gold|"
+                       r"ducats?|florins?|marks?|bucks?|cents?)\b|^[^,.;:!?]*?\bfor\s+[$£]\d")
 # The means of the act, in its clause ("... by tricking her old landlady")
 _EN_BY_MEANS = re.compile(r"^[^,.;:!?]*?\bby\s+(?:[a-z]+ly\s+)?[a-z]+ing\b")
 
@@ -362,6 +367,9 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):
         return None
+    if _EN_PRICE.match(sentence[end:]):
+        return None  # "had bought the three boats for a hundred and fifty crowns": a price
+        # goes with buying, selling, paying ("borrowed ... for 150 crowns", seed 5545)
     if _EN_BY_MEANS.match(sentence[end:]):
         return None  # "writes to Joe by controlling the minds of sleepers to pen the letters",
         # "rents her apartment by tricking her landlady": how it was done, told for that verb

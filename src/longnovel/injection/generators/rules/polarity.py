@@ -214,6 +214,8 @@ def edits(draft: Draft) -> list[Edit]:
                 continue
             if draft.zh and subtype == "negate" and not _zh_kept(draft, sentence, new):
                 continue
+            if draft.zh and subtype == "affirm" and _zh_echoed(draft, sentence, start):
+                continue  # 输给鲁公子不丢人 ... later 输给鲁伯庸的儿子不丢人: the echo keeps it
             if subtype == "negate" and not draft.zh and (
                     _litotes(sentence, new) or not _negating_verb_kept(draft, sentence, new)):
                 continue
@@ -483,7 +485,9 @@ def _en_negations(sentence: str, style: _Style = _PLAIN,
             bool(_EN_EMBEDDED.search(sentence[:at])) or bool(_EN_THAN.search(sentence[:at])) \
             or bool(_EN_AT_LAST.search(sentence[:at])) or _after_its_purpose(sentence[:at]) \
             or _in_contrast_or_description(sentence[:at]) \
-            or _in_a_contact_relative(sentence[:at])  # "but is loved": no "but is not"
+            or _in_a_contact_relative(sentence[:at]) \
+            or bool(_EN_UNIVERSAL.search(sentence[:at])) \
+            or bool(_EN_THAT_ALL.match(sentence[at:]))  # "but is loved": no "but is not"
 
     for m in _EN_AUX.finditer(sentence):
         if in_before_clause(m.start()) or _EN_AS_CLAUSE.search(sentence[m.end():]):
@@ -776,6 +780,12 @@ def _affirmable(sentence: str, start: int, end: int) -> bool:
 _EN_NEGATIVE_IDIOM = re.compile(r"(?i)(?:cannot|can['’]t|can not|could not|couldn['’]t)\s+"
                                 r"(?:stop|help|bear|stand|wait|resist|believe|imagine|"
                                 r"get over|keep from)\b")
+# A subject of "all", "every", "both" or "each" in the clause before the verb ("all five of the
+# Ewe's men were safe"): denied, "all ... were not safe" reads as "not all" or as "none", and
+# no writer says it so; nor before a "that all" it reports ("did not find that all fourteen
+# agreed", the sample, seed 5545)
+_EN_UNIVERSAL = re.compile(r"(?i)\b(?:all|every|everyone|everybody|both|each)\b[^,;:.]*$")
+_EN_THAT_ALL = re.compile(r"(?i)\w+\s+(?:\w+\s+)?that\s+(?:all|every|both|each)\b")
 # A pronoun right after a noun, its relative pronoun left out ("the little parcel of linen
 # she had sent", "ever thing she can fairly interpret"): the clause picks out the thing.
 _EN_CONTACT_RELATIVE = re.compile(r"\b([a-z]{3,})\s+(?:he|she|they|we|I|you)\s+"
@@ -874,6 +884,17 @@ def _zh_kept(draft: Draft, old: str, new: str) -> bool:
         negated, plain = draft.summary.count(negator + verb), \
             len(_ZH_PLAIN[verb].findall(draft.summary))
     return thinning.drawn((negated + 0.5) / (plain + 0.5), "polarity", draft.summary, new)
+
+
+def _zh_echoed(draft: Draft, sentence: str, start: int) -> bool:
+    """Does another sentence of the summary (or the rest of the window's) write the negation
+    at ``start`` with the word after it (不丢人 where another says 不丢人, the sample, seed
+    5545)? Taken out here, the echo keeps the original."""
+    phrase = re.match(r"(?:没有|不是|[不没未])[\u4e00-\u9fff]{2}", sentence[start:])
+    if not phrase:
+        return False
+    others = draft.summary.replace(sentence, "", 1) + "\n" + draft.around
+    return phrase.group() in others
 
 
 def _after_only(tagged, k: int) -> bool:

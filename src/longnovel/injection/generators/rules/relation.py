@@ -336,6 +336,11 @@ def _told_again(draft: Draft, sentence: str, word: str) -> bool:
     i = next((k for k, s in enumerate(draft.sentences) if s == sentence), None)
     if i is None:
         return False
+    if draft.zh:  # a kin word alone is a person's label in Chinese (母亲 throughout): written
+        # again nearby it is the same person ("姑姑柳氏" beside "用母亲的法子", seed 5545)
+        unit = draft.unit_of(i)
+        return any(word in other for k, other in enumerate(draft.sentences)
+                   if k != i and draft.unit_of(k) in (unit, unit + 1))
     people = draft.names("person")
     here = {n for _, _, n in find_names(sentence, people, draft.zh)}
     if len(here) < 2:

@@ -179,6 +179,8 @@ _EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
                        r"\b(?:at|by|from) this (?:point|time|moment|stage)\b|\bby now\b|"
                        r"\bin (?:turn|response|return|reply)\b|"
                        r"\b(?:at|by) (?:that|which) (?:point|time)\b|\bbeforehand\b|"
+                       r"\b(?:the|that) same (?:day|morning|night|evening|afternoon|week|hour|"
+                       r"moment|time)\b|"
                        # a contrast with what came before, inside the sentence ("The
                        # cabin-boy, however, points out ...")
                        r",\s*(?:however|though|nevertheless|nonetheless)\b|"
@@ -193,7 +195,7 @@ _EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
                        r"\b(?:returns|returned|returning|(?:comes|came|goes|went|gets|got) "
                        r"back|continues|continued|resumes|resumed|adds|added)\b")
 _ZH_LEANS = re.compile(r"^[^，,。]{0,6}?(?:也|同样|仍然|依然|照样)|此时|这时|至此|随即|此后|从此|"
-                       r"事后|过后|当夜|当天|当日|那天|这天|那夜|那晚|合计|总共")
+                       r"事后|过后|当夜|当天|当日|那天|这天|那夜|那晚|合计|总共|当场|当即|同一天")
 
 
 def _leans_on_the_other(first: str, second: str, zh: bool) -> bool:
