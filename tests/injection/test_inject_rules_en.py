@@ -206,7 +206,8 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(en_entities):
     same character."""
     made = fabrications(SUMMARY, "en", en_entities, OUTSIDE)
     assert {subtype: c.summary for subtype, c in made.items()} == {
-        "repeat": SUMMARY.replace("ride.", "ride. Mabry sells her clocks at the winter fair."),
+        # at the window's edge: what the book told earlier after the first sentence
+        "repeat": SUMMARY.replace("fire.", "fire. Mabry sells her clocks at the winter fair."),
         "continue": SUMMARY + " Wren sails to Port Callow with the captain.",
         "psychology": SUMMARY + " Wren fears the sea and its winter storms."}
     assert all(c.original_span == "" for c in made.values())

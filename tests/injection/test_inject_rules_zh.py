@@ -98,7 +98,7 @@ def test_fabrication_tells_a_sentence_from_the_rest_of_the_book(zh_entities):
                (False, "韩石心中担心墨坊的生意。韩石卖掉了烟房。"))
     made = fabrications(summary, "zh", zh_entities, outside)
     assert {subtype: c.summary for subtype, c in made.items()} == {
-        "repeat": summary.replace("读书。", "读书。小满在松岭上烧了三年松烟。"),
+        "repeat": summary.replace("临川府。", "临川府。小满在松岭上烧了三年松烟。"),
         "continue": summary + "韩石卖掉了烟房。",
         "psychology": summary + "韩石心中担心墨坊的生意。"}
     assert all(c.original_span == "" for c in made.values())

@@ -76,17 +76,25 @@ def _repeat(draft: Draft) -> list[Edit]:
 
 def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
     """Sentences of the book's other unit summaries that open with a character of this window
-    and fit ``fits(body, earlier)``, each added after a sentence of this summary about that
-    character (never its first sentence, so the summary still opens as the writer opened
-    it). The sentence is the writer's own, from elsewhere in the book: no retelling of this
-    summary, no words the writer does not use."""
+    and fit ``fits(body, earlier)``: a feeling added after a sentence of this summary about
+    that character (never its first sentence, so the summary still opens as the writer
+    opened it), an event at the window's edge (``_edge``) of a character its unit names. The
+    sentence is the writer's own, from elsewhere in the book: no retelling of this summary,
+    no words the writer does not use."""
     people = draft.names("person")
     if not people or not draft.outside:
         return []
     where: dict[str, list[int]] = {}
-    for i in range(1, len(draft.sentences)):
-        if not draft.commentary_at(i) and not _taken_up_next(draft, i) and \
-                _in_its_part(draft, i, subtype):
+    edge = _edge(draft, subtype)
+    if edge is not None:  # continue, repeat: at the window's edge, of someone its unit names
+        if draft.commentary_at(edge) or _taken_up_next(draft, edge):
+            return []
+        for i in range(len(draft.sentences)):
+            if draft.unit_of(i) == draft.unit_of(edge):
+                for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
+                    where[name] = [edge]
+    for i in range(1, len(draft.sentences)) if edge is None else ():
+        if not draft.commentary_at(i) and not _taken_up_next(draft, i):
             for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
                 where.setdefault(name, []).append(i)
     shortest = draft.memo("typical_length", lambda: _typical_length(draft))
@@ -153,22 +161,22 @@ def _named_last(draft: Draft, i: int, gender: str) -> str | None:
     return None
 
 
-def _in_its_part(draft: Draft, i: int, subtype: str) -> bool:
-    """Is sentence ``i`` where an event of that sub-type can be told without the sentences
-    around it telling against it? What the book tells later (``continue``) goes in the last
-    half of the window's last unit, where the story runs on into it; what it told earlier
-    (``repeat``), in the first half of the first unit, nearest the time it happened. Set down
-    mid-window, either lands in a scene it does not belong to (seed 5242's and 5343's
-    readings: "Ulysses ... goes from the city to visit his father" inside the slaughter in
-    the hall; "Achilles drags the dead body" after the body was returned and buried)."""
-    if subtype not in ("continue", "repeat"):
-        return True
-    unit = draft.unit_of(i)
-    part = [k for k in range(len(draft.sentences)) if draft.unit_of(k) == unit]
+def _edge(draft: Draft, subtype: str) -> int | None:
+    """The sentence after which an event of that sub-type can be told without the sentences
+    around it telling against it: what the book tells later (``continue``) after the
+    summary's last sentence, where the story runs on into it; what it told earlier
+    (``repeat``) after the first, nearest the time it happened; None for the sub-types told
+    anywhere (``psychology``). Set down anywhere else, either lands in a scene it does not
+    belong to (seed 5242's and 5343's readings: "Ulysses ... goes from the city to visit his
+    father" inside the slaughter in the hall; "Achilles drags the dead body" after the body
+    was returned and buried; seed 5545's: "Telemachus ... arrives in the morning at Pylos"
+    before the sentence in which he sails, which the last half of the last unit allowed).
+    The person it tells of is one the edge's unit names."""
     if subtype == "continue":
-        return unit == draft.unit_of(len(draft.sentences) - 1) and \
-            i >= part[len(part) // 2]
-    return unit == draft.unit_of(0) and i <= part[len(part) // 2]
+        return len(draft.sentences) - 1
+    if subtype == "repeat":
+        return 0
+    return None
 
 
 def _taken_up_next(draft: Draft, i: int) -> bool:
