@@ -2788,3 +2788,17 @@ def test_sample_reading_5545():
                             "hundred and fifty crowns. Wren eats.",
                             "Wren goes home. Her father had bought the three black boats at the "
                             "auction. Wren eats.")
+
+
+def test_a_verb_with_a_clause_of_what_was_said_stays_a_verb_of_saying():
+    """Prose corpus, seed 5545: "she writes to Lovelace, that she will meet him the following
+    Monday" -> "she visits Lovelace, that she will ...": no verb but one of saying takes a
+    clause of what was said."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity("Clarissa", gender="f"), _entity("Lovelace", gender="m")]
+    _refused_beside_control(event, people, "visits Lovelace",
+                            "Clarissa goes home. She writes to Lovelace, that she will meet him "
+                            "the following Monday. Lovelace eats.",
+                            "Clarissa goes home. She writes to Lovelace the following Monday. "
+                            "Lovelace eats.")

@@ -343,6 +343,16 @@ def _infinitive_follows(rest: str) -> bool:
     return bool(m) and is_base_verb(m.group(1))
 
 
+# What was said or written, told after the verb's object ("writes to Lovelace, that she will
+# meet him")
+_EN_THAT_CLAUSE = re.compile(r"^(?:\s+(?:to\s+)?(?:[A-Z][\w'’.-]*\s*){1,3}|\s+(?:him|her|them|"
+                             r"me|us))?,?\s+that\s+(?:he|she|they|it|we|I|you|the|his|her|"
+                             r"[A-Z])")
+_SAYING_LEMMAS = frozenset({"write", "say", "tell", "answer", "reply", "promise", "inform",
+                            "warn", "assure", "declare", "swear", "announce", "explain",
+                            "report", "complain", "insist", "admit", "confess", "signal",
+                            "telegraph", "cable", "wire", "notify", "remind", "persuade",
+                            "convince", "beg", "urge"})
 # A price in the verb's clause ("... for a hundred and fifty crowns", "for $500")
 _EN_PRICE = re.compile(r"(?i)^[^,.;:!?]*?\bfor\s+(?:about\s+|only\s+|just\s+)?(?:an?\s+|\$|£)?"
                        r"(?:[\d,.]+|[a-z]+(?:[\s-]+(?:and\s+)?[a-z]+){0,4})\s*(?:crowns?|dollars?|"
@@ -367,6 +377,10 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
         return None  # "He arrives at a gate, which he manages to overcome": no "turns back"
     if _complement_fault(sentence, start, end, new):
         return None
+    if _EN_THAT_CLAUSE.match(sentence[end:]) and \
+            verb_lemma(new.split()[0]) not in _SAYING_LEMMAS:
+        return None  # "writes to Lovelace, that she will meet him" -> "visits Lovelace, that
+        # she will meet him": a clause of what was said needs a verb of saying (prose, 5545)
     if _EN_PRICE.match(sentence[end:]):
         return None  # "had bought the three boats for a hundred and fifty crowns": a price
         # goes with buying, selling, paying ("borrowed ... for 150 crowns", seed 5545)
