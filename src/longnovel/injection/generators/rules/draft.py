@@ -366,6 +366,13 @@ def _opener_patterns(zh: bool) -> list[re.Pattern]:
             for o in sorted(openers, key=len, reverse=True)]
 
 
+# A death told of someone (en and zh), for the rules that keep the dead from acting after it
+DEATH = {False: re.compile(r"\b(?:dies|died|die|is killed|was killed|are killed|were killed|"
+                           r"is murdered|was murdered|is executed|was executed|passes away|"
+                           r"passed away|perishes|perished)\b"),
+         True: re.compile(r"死了|死去|去世|身亡|丧命|被杀|病故|咽气|断气|自尽|遇害")}
+
+
 # A description ("Wren was seventeen", "韩石是大徒弟"): not an event that can happen again.
 _EN_STATE = re.compile(r"^[A-Z][\w'’ -]{0,40}? (?:is|was|are|were|has been|had been|seemed|"
                        r"looked|lay|stood)\b")

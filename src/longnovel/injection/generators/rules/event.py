@@ -8,6 +8,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
+    DEATH,
     Draft,
     confirmed_later,
     gives_its_reason,
@@ -268,16 +269,14 @@ def _refusal_goes_on(draft: Draft, edit: Edit) -> bool:
     return bool(further.search(edit.original_span[found.end():]))
 
 
-_EN_DEATH = re.compile(r"\b(?:dies|died|is killed|was killed|perishes|perished)\b")
-_ZH_DEATH = re.compile(r"死了|死去|去世|被杀")
 
 
 def _dies_and_goes_on(draft: Draft, edit: Edit) -> bool:
     """Does an outcome turned into a death leave the one who died acting after it: later in
     the sentence ("He quickly dies and orders some men to ...", seed 5242's reading) or in
     the next sentence of the unit, which names them or opens with a pronoun?"""
-    found = (_ZH_DEATH if draft.zh else _EN_DEATH).search(edit.text)
-    if not found or (_ZH_DEATH if draft.zh else _EN_DEATH).search(edit.original_span):
+    found = DEATH[draft.zh].search(edit.text)
+    if not found or DEATH[draft.zh].search(edit.original_span):
         return False
     after = edit.text[found.end():]
     if draft.zh:

@@ -12,6 +12,7 @@ import re
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules.draft import (
+    DEATH,
     Draft,
     describes_a_state,
     opens_with_time,
@@ -205,13 +206,9 @@ def _leans_on_the_other(first: str, second: str, zh: bool) -> bool:
     return any(pattern.search(sentence) for sentence in (first, second))
 
 
-# A death or a killing told of someone (en: the subject, or the object of a killing).
-_EN_DEATH = re.compile(r"\b(?:dies|died|die|is killed|was killed|are killed|were killed|"
-                       r"is murdered|was murdered|is executed|was executed|passes away|passed "
-                       r"away|perishes|perished)\b")
+# A killing told of someone (en: the object of it; a death's subject: draft.DEATH)
 _EN_KILLS = re.compile(r"\b(?:kills|killed|murders|murdered|executes|executed|shoots dead|shot "
                        r"dead)\s+([A-Z][\w'’-]*)")
-_ZH_DEATH = re.compile(r"死了|死去|去世|身亡|丧命|被杀|病故|咽气|断气|自尽|遇害")
 
 
 def _ends_a_life(draft: Draft, first: str, second: str) -> bool:
@@ -220,12 +217,12 @@ def _ends_a_life(draft: Draft, first: str, second: str) -> bool:
     names = [n for n in draft.names("person") if n]
     for one, other in ((first, second), (second, first)):
         if draft.zh:
-            m = _ZH_DEATH.search(one)
+            m = DEATH[True].search(one)
             if m and any(n in one[: m.start()] and n in other for n in names):
                 return True
             continue
         dead = {m.group(1) for m in _EN_KILLS.finditer(one)}
-        m = _EN_DEATH.search(one)
+        m = DEATH[False].search(one)
         if m:  # the name nearest before the death ("... where his dog Argus ... dies")
             before = [w for w in re.findall(r"\b[A-Z][\w'’-]+", one[: m.start()])
                       if w not in EN_STOPWORDS]
