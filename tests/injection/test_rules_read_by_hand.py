@@ -2802,3 +2802,35 @@ def test_a_verb_with_a_clause_of_what_was_said_stays_a_verb_of_saying():
                             "the following Monday. Lovelace eats.",
                             "Clarissa goes home. She writes to Lovelace the following Monday. "
                             "Lovelace eats.")
+
+
+@pytest.mark.parametrize("new,valid", [("three", False), ("five", True)])
+def test_a_number_the_article_gives_where_the_sentence_rests_may_be_the_truth(new, valid):
+    """Study corpus, seed 5646: "the two explorers" -> "the three explorers", where the book
+    says "the three explorers": the writer's number was the mistake and the edit the truth.
+    A number the article gives in the passage the original sentence rests on is rejected; one
+    it does not give stays a valid numeric error."""
+    from longnovel.injection import engine as eng
+    from longnovel.injection.candidate import Candidate
+
+    original = "The team finds the wrecked cars where the two explorers died in the sand."
+    summary = "Claney drives north at dawn. " + original
+    article = ("Claney drove north at dawn with the whole team. They found the wrecked cars "
+               "half buried in the sand, where the three explorers had died the year before.")
+    edited = original.replace("two", new)
+
+    class Fixed(RulesGenerator):
+        def generate(self, *args, **kwargs):
+            return Candidate("number", "quantity", summary, summary.replace(original, edited),
+                             original, edited, "rules")
+
+    class inject:  # the config's inject section
+        generator, verify, max_retries = "rules", None, 1
+
+    window = {"window_id": "w", "tier": "S", "language": "en", "book_id": "b",
+              "reference_summary": summary}
+    engine = eng.Engine(inject, 13, {"w": PEOPLE}, None, articles=lambda ids: {"w": article})
+    engine.rules = Fixed(13)
+    row = engine.run([(window, "number")])[0]
+    assert row["valid"] is valid, row["reject_reason"]
+    assert (engine.rejected["number"]["may_be_true"] == 2) is not valid

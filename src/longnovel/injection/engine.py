@@ -15,6 +15,7 @@ from longnovel.injection.assign import assign_types, reassign
 from longnovel.injection.candidate import Candidate, NotApplicable
 from longnovel.injection.evidence import ArticleIndex, content_terms
 from longnovel.injection.generators.rules.generator import RulesGenerator
+from longnovel.injection.generators.rules.number import values_in
 from longnovel.injection.reasons import QUOTE_SUPPORT, changed_sentences, gold
 from longnovel.injection.validate import validate
 from longnovel.taxonomy import TYPE_IDS
@@ -170,7 +171,7 @@ class Engine:
         there or in the three sentences before, may be the true one ("how he may amend his
         wife": the article's passage names the husband)."""
         if not isinstance(candidate, Candidate) or not (
-                candidate.type == "fabrication" or candidate.type == "entity"
+                candidate.type in ("fabrication", "number") or candidate.type == "entity"
                 and candidate.subtype in ("pronoun", "mismatch")):
             return None
         index = self._indexes.get(window["window_id"])
@@ -178,6 +179,8 @@ class Engine:
             return None
         language = window["language"]
         original, changed = changed_sentences(candidate, language)
+        if candidate.type == "number":
+            return _number_may_be_true(index, original, changed, language)
         if candidate.type == "fabrication":
             support = index.told(changed)
             if support >= TOLD_SUPPORT.get(language, 0.5):
@@ -263,6 +266,20 @@ def verify_request(job, candidate, articles: dict, model: str, attempt: int):
                    messages=verify_messages(articles[window["window_id"]], candidate,
                                             window["language"]),
                    schema=VerifyReply, group=window["window_id"])
+
+
+def _number_may_be_true(index: ArticleIndex, original: str, changed: str,
+                        language: str) -> str | None:
+    """A number put in that the article gives where the original sentence rests: the writer's
+    number may be the mistake and the edit the truth ("the two explorers" -> "the three
+    explorers", where the book says "the three explorers": study corpus, seed 5646)."""
+    zh = language == "zh"
+    new = values_in(changed, zh) - values_in(original, zh)
+    passage = index.locate(original)
+    if new and passage is not None and passage.support >= QUOTE_SUPPORT.get(language, 0.4) \
+            and new & values_in(passage.text, zh):
+        return "may_be_true: the article gives the new number where the original sentence rests"
+    return None
 
 
 def reject_reason(outcome: Candidate | NotApplicable, language: str) -> str | None:

@@ -81,8 +81,8 @@ _EN_PLURAL_NOUNS = {"people", "sheep", "cattle", "fish", "deer", "police", "chil
 def edits(draft: Draft) -> list[Edit]:
     rng = random.Random(draft.summary)
     out = []
-    values = [_values_in(sentence, draft.zh) for sentence in draft.sentences]
-    around = _values_in(draft.around, draft.zh) if draft.around else set()  # "nine years
+    values = [values_in(sentence, draft.zh) for sentence in draft.sentences]
+    around = values_in(draft.around, draft.zh) if draft.around else set()  # "nine years
     # ago" three times in the rest of the summary, outside the region (study corpus, seed 5545)
     for i, sentence in enumerate(draft.sentences):
         if draft.zh:
@@ -99,7 +99,7 @@ def edits(draft: Draft) -> list[Edit]:
     return out
 
 
-def _values_in(sentence: str, zh: bool) -> set[int]:
+def values_in(sentence: str, zh: bool) -> set[int]:
     """The numbers a sentence writes (digits, Chinese numerals, en number words)."""
     if zh:
         return {v for m in _ZH_NUMBER.finditer(sentence)
