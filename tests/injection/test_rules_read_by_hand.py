@@ -2834,3 +2834,12 @@ def test_a_number_the_article_gives_where_the_sentence_rests_may_be_the_truth(ne
     row = engine.run([(window, "number")])[0]
     assert row["valid"] is valid, row["reject_reason"]
     assert (engine.rejected["number"]["may_be_true"] == 2) is not valid
+
+
+def test_zh_buying_on_credit_is_not_made_buying():
+    """The sample, seed 5646: 赊 -> 买 (bought on credit -> bought) is still true."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity(n, gender="m") for n in ("小满", "韩石")]
+    made = _edits_with(event, "小满回家了。韩石在油行赊了两坛桐油。小满吃饭。", "zh", people)
+    assert made and not any("买了两坛" in m for m in made), made
