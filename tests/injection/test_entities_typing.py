@@ -254,3 +254,16 @@ def test_an_order_of_seekers_is_an_organization_not_a_place():
     got = _typed(text)
     assert got["Perpetual Order of Seekers After Truth"][0] == "org"
     assert got["Denver"][0] == "place"
+
+
+def test_a_peoples_adjective_is_no_place():
+    """Study and prose corpora, seed 5646: "the Libyan coasts", "the Thorabian officials" had
+    made places of Libyan and Thorabian, so a place stood in for an adjective ("the Thorabia
+    government"). A word with a demonym's ending that mostly stands before a noun is an
+    adjective; a place with such an ending that does not (Milan, Japan) stays a place."""
+    text = ("The fleet sails on the Libyan coasts. The Libyan shore is near. They reach the "
+            "Libyan sands at dusk. Aeneas lands on the Libyan coast. He sails to Milan. He "
+            "stays in Milan all winter. From Milan he writes home.")
+    got = _typed(text)
+    assert "Libyan" not in got
+    assert got["Milan"][0] == "place"

@@ -156,6 +156,7 @@ class _Seen:
     actions: int = 0         # occurrences followed by a verb only people do
     place: float = 0.0       # evidence that it names a place
     placed: int = 0          # occurrences after a preposition of place
+    qualifies: int = 0       # occurrences before a noun they qualify ("a Libyan shore")
     he: int = 0
     she: int = 0
 
@@ -259,6 +260,8 @@ def _observe(s: _Seen, name: str, text: str, offset: int, sentence_end: int, fol
         s.placed += 1
     elif m and not possessive and _qualifies_noun(text, after, nxt):
         s.place += 1  # "a Harrowmere vessel", "the Dunmore side"
+    if m and not possessive and _before_a_noun(text, after, nxt):
+        s.qualifies += 1
     if subject:
         _pronoun_after(s, text[after:sentence_end], following)
 
@@ -296,6 +299,14 @@ def _qualifies_noun(text: str, after: int, nxt: str) -> bool:
     """Is the name followed directly (no comma) by a lower-case noun it qualifies?"""
     gap = text[after : after + 2]
     return gap.startswith(" ") and not gap[1:].startswith(",") and nxt in _QUALIFIED
+
+
+def _before_a_noun(text: str, after: int, nxt: str) -> bool:
+    """Is the name followed directly (no comma) by a lower-case word lemminflect knows as a
+    noun ("the Libyan coasts", "the Thorabian officials")?"""
+    from longnovel.injection.nlp.inflect import word_classes
+
+    return text[after : after + 1] == " " and nxt.islower() and "NOUN" in word_classes(nxt)
 
 
 # Nouns a place (not a person) qualifies: "the Harrowmere side", "a Corrinford man".
@@ -434,6 +445,9 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
         return "place"
     if sum(1 for w1, w2 in s.before if _date_context(w1, w2)) * 2 >= n:
         return None
+    if " " not in name and _DEMONYM.search(name) and s.qualifies * 2 >= n:
+        return None  # "the Libyan shore", "the Thorabian officials": a people's adjective, no
+        # place ("the Thorabia government" had put a place in its slot, seed 5646)
     with_the = [w2 for w1, w2 in s.before if w1 == "the"]
     if len(with_the) * 2 >= n:
         # "on" is as often about time ("on the Long Tide") as about place: half weight
@@ -454,6 +468,10 @@ def _en_kind(name: str, s: _Seen, lower: frozenset[str]) -> str | None:
     if s.place >= 2 and s.place >= 0.5 * n or s.placed >= 2 and s.placed >= 0.6 * n:
         return "place"
     return None
+
+
+# The ending of a people's or a place's adjective ("Libyan", "Grecian", "Argolic", "Chinese")
+_DEMONYM = re.compile(r"(?:[aeiuy]an|ic|ese|ish)$")
 
 
 def _plural_looking(name: str) -> bool:
