@@ -267,3 +267,14 @@ def test_a_peoples_adjective_is_no_place():
     got = _typed(text)
     assert "Libyan" not in got
     assert got["Milan"][0] == "place"
+
+
+def test_a_citys_towers_and_realm_say_place():
+    """Prose corpus (the Aeneid): "the realm of Carthage", "the towers of Carthage": a city
+    has towers and a realm, as "the city of Troy" has walls; "the arms of Aeneas" stays a
+    person's."""
+    text = ("Juno loved the realm of Carthage. The towers of Carthage rose high. Aeneas saw "
+            "the citadel of Carthage at dawn. The arms of Aeneas shone. Aeneas said nothing.")
+    got = _typed(text)
+    assert got["Carthage"][0] == "place"
+    assert got.get("Aeneas", ("person",))[0] == "person"

@@ -276,7 +276,8 @@ _OWNED_BY_PEOPLE = frozenset(re.findall(r"\S+",
 _PLACE_OF = frozenset(re.findall(r"\S+",
     "city town village kingdom island isle coast shore port harbour harbor walls gates land "
     "country province county region streets street plain plains river mountain mount vale "
-    "valley bay gulf straits strait empire republic duchy"))
+    "valley bay gulf straits strait empire republic duchy realm towers tower citadel coasts "
+    "shores ruins ramparts fall sack siege"))
 _WHO_AFTER = re.compile(r",?\s+(?:who|whom)\b")  # (not "whose": "the city, whose walls")
 _GOVERNING = frozenset(EN_PLACE_PREPOSITIONS | EN_SPATIAL_PREPOSITIONS
                        | {"with", "by", "for", "about", "than", "like", "against", "without"})
