@@ -2843,3 +2843,20 @@ def test_zh_buying_on_credit_is_not_made_buying():
     people = [_entity(n, gender="m") for n in ("小满", "韩石")]
     made = _edits_with(event, "小满回家了。韩石在油行赊了两坛桐油。小满吃饭。", "zh", people)
     assert made and not any("买了两坛" in m for m in made), made
+
+
+def test_a_turned_verb_its_unit_tells_again_of_the_same_person_stays():
+    """Study corpus, seed 5545: "Macklin ... initially does not agree to take the treatment"
+    -> "initially agrees", where the unit goes on "... Macklin finally agrees": the later
+    sentence tells the verb again of the same person. Another person's same verb ("Ralph
+    accepted the offer. Wren accepted the tea.") does not hold the edit."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity("Macklin", gender="m"), _entity("Hannah", gender="f"),
+              _entity("Lovelace", gender="m")]
+    lead = "Hannah did not answer. Lovelace refuses to eat. "
+    opening = "Macklin is skeptical and initially does not agree to take the treatment. "
+    middle = "Hannah waits by the door. The doctor leaves the room. Hannah tries once more. "
+    _refused_beside_control(polarity, people, "initially agrees",
+                            lead + opening + middle + "Macklin finally agrees.",
+                            lead + opening + middle + "Macklin finally sleeps.")

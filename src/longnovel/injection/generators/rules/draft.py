@@ -486,6 +486,34 @@ def told_next(draft: Draft, edit: Edit) -> bool:
             break
         if about & content_lemmas(draft.sentences[k], draft.language, names=False):
             return True
+    return not draft.zh and _verb_told_again(draft, edit, i)
+
+
+def _verb_told_again(draft: Draft, edit: Edit, i: int) -> bool:
+    """Does a later sentence of the unit's summary (en) tell the changed verb again ("Macklin
+    initially does not agree to take the treatment" ... "Macklin finally agrees": turned,
+    "initially agrees" meets "finally agrees", study corpus, seed 5545)? The verb is the one
+    the edit took out (event) or the first after the change (polarity); the later sentence
+    names someone the edited one names."""
+    from longnovel.injection.nlp import inflect
+
+    removed, _ = word_change(edit.original_span, edit.text, False)
+    _, _, end = changed_parts(edit.original_span, edit.text)
+    after = re.findall(r"[a-z]+", edit.text[end:])[:1]
+    lemmas = {inflect.verb_lemma(w) for w in removed + after} - {None, "be", "have", "do"}
+    lemmas -= {"not", "never"}
+    people = draft.names("person")
+    named = {n for _, _, n in find_names(edit.text, people, False)}
+    if not lemmas or not named:
+        return False
+    for k in range(i + 1, len(draft.sentences)):
+        if draft.unit_of(k) != draft.unit_of(i):
+            break
+        later = draft.sentences[k]
+        if not named & {n for _, _, n in find_names(later, people, False)}:
+            continue  # "Ralph accepted the offer. Wren accepted the tea.": another's act
+        if any(inflect.verb_lemma(w) in lemmas for w in re.findall(r"[a-z]+", later.lower())):
+            return True
     return False
 
 
