@@ -111,26 +111,16 @@ def test_a_sentence_that_points_back_does_not_go_first(second):
     assert offered(summary, "temporal") == []
 
 
-@pytest.mark.parametrize("name,valid", [("Giosefo", False), ("Hannah", True)])
-def test_a_name_the_article_gives_where_the_sentence_rests_may_be_the_referent(name, valid):
-    """"one how he may be loved and the other how he may amend his wife": the article's
-    passage names Giosefo, the husband, so "how Giosefo may amend" may be true: rejected;
-    a name the article does not give there stays a valid pronoun error."""
+def _judged_against(article: str, type_id: str, subtype: str, summary: str, original: str,
+                    edited: str) -> tuple[dict, int]:
+    """The engine's row for one fixed candidate (``original`` -> ``edited`` in ``summary``)
+    read against ``article``, and how often it was rejected as possibly true (two attempts)."""
     from longnovel.injection import engine as eng
     from longnovel.injection.candidate import Candidate
 
-    summary = ("Menelaus walks to the city. Two young men seek counsel of Solomon, and the "
-               "other asks how he may amend his froward wife.")
-    article = ("Menelaus walked to the city gate at dawn. Two young men came to Solomon for "
-               "counsel. Giosefo asked how he might amend his froward wife, who was "
-               "the most stubborn woman alive. Solomon sent him to Goosebridge.")
-    original = "Two young men seek counsel of Solomon, and the other asks how he may amend " \
-               "his froward wife."
-    edited = original.replace("how he", f"how {name}")
-
     class Fixed(RulesGenerator):
         def generate(self, *args, **kwargs):
-            return Candidate("entity", "pronoun", summary, summary.replace(original, edited),
+            return Candidate(type_id, subtype, summary, summary.replace(original, edited),
                              original, edited, "rules")
 
     class inject:  # the config's inject section
@@ -140,9 +130,25 @@ def test_a_name_the_article_gives_where_the_sentence_rests_may_be_the_referent(n
               "reference_summary": summary}
     engine = eng.Engine(inject, 13, {"w": PEOPLE}, None, articles=lambda ids: {"w": article})
     engine.rules = Fixed(13)
-    row = engine.run([(window, "entity")])[0]
+    return engine.run([(window, type_id)])[0], engine.rejected[type_id]["may_be_true"]
+
+
+@pytest.mark.parametrize("name,valid", [("Giosefo", False), ("Hannah", True)])
+def test_a_name_the_article_gives_where_the_sentence_rests_may_be_the_referent(name, valid):
+    """"one how he may be loved and the other how he may amend his wife": the article's
+    passage names Giosefo, the husband, so "how Giosefo may amend" may be true: rejected;
+    a name the article does not give there stays a valid pronoun error."""
+    summary = ("Menelaus walks to the city. Two young men seek counsel of Solomon, and the "
+               "other asks how he may amend his froward wife.")
+    article = ("Menelaus walked to the city gate at dawn. Two young men came to Solomon for "
+               "counsel. Giosefo asked how he might amend his froward wife, who was "
+               "the most stubborn woman alive. Solomon sent him to Goosebridge.")
+    original = "Two young men seek counsel of Solomon, and the other asks how he may amend " \
+               "his froward wife."
+    row, rejected = _judged_against(article, "entity", "pronoun", summary, original,
+                                    original.replace("how he", f"how {name}"))
     assert row["valid"] is valid, row["reject_reason"]
-    assert (engine.rejected["entity"]["may_be_true"] == 2) is not valid
+    assert (rejected == 2) is not valid
 
 
 STUDY_PEOPLE = [{"name": n, "type": "person", "count": 5} for n in (
@@ -2810,30 +2816,14 @@ def test_a_number_the_article_gives_where_the_sentence_rests_may_be_the_truth(ne
     says "the three explorers": the writer's number was the mistake and the edit the truth.
     A number the article gives in the passage the original sentence rests on is rejected; one
     it does not give stays a valid numeric error."""
-    from longnovel.injection import engine as eng
-    from longnovel.injection.candidate import Candidate
-
     original = "The team finds the wrecked cars where the two explorers died in the sand."
-    summary = "Claney drives north at dawn. " + original
     article = ("Claney drove north at dawn with the whole team. They found the wrecked cars "
                "half buried in the sand, where the three explorers had died the year before.")
-    edited = original.replace("two", new)
-
-    class Fixed(RulesGenerator):
-        def generate(self, *args, **kwargs):
-            return Candidate("number", "quantity", summary, summary.replace(original, edited),
-                             original, edited, "rules")
-
-    class inject:  # the config's inject section
-        generator, verify, max_retries = "rules", None, 1
-
-    window = {"window_id": "w", "tier": "S", "language": "en", "book_id": "b",
-              "reference_summary": summary}
-    engine = eng.Engine(inject, 13, {"w": PEOPLE}, None, articles=lambda ids: {"w": article})
-    engine.rules = Fixed(13)
-    row = engine.run([(window, "number")])[0]
+    row, rejected = _judged_against(article, "number", "quantity",
+                                    "Claney drives north at dawn. " + original, original,
+                                    original.replace("two", new))
     assert row["valid"] is valid, row["reject_reason"]
-    assert (engine.rejected["number"]["may_be_true"] == 2) is not valid
+    assert (rejected == 2) is not valid
 
 
 def test_zh_buying_on_credit_is_not_made_buying():
