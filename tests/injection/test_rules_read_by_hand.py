@@ -2557,6 +2557,13 @@ _NO_ORDER_OR_TIED = [
     ("Lovelace gives the bark to the doctor.",
      "The same morning Belford recovers from the fever.",
      "On Monday morning Belford recovers from the fever."),
+    # more of what came before: "does the same", "a few more" (seed 5646)
+    ("Minerva encourages Lovelace in the shape of Mentor.",
+     "Belford does the same for the wooers.",
+     "Belford fetches arms for the wooers."),
+    ("Lovelace shows the crowd his card tricks.",
+     "Belford performs a few more tricks for the guests.",
+     "Belford performs a dance for the guests."),
     # one of many, taken up as "the child" (the study corpus, seed 12)
     ("Lovelace kills many of the changeling children, but he allows one to live.",
      "The child is named Robert and is raised by Belford.",

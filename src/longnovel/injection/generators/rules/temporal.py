@@ -189,6 +189,10 @@ _EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
                        # a twister", "the events preceding this call"; "No doubt very
                        # prestigious"
                        r"\b(?:did|do|does|doing|done)\s+(?:that|this|so)\b|\b(?:this|these)\b|"
+                       # more of what came before ("does the same for the wooers", "follows
+                       # his lead", "a few more tricks", "another", "likewise": seed 5646)
+                       r"\bthe same\b|\blikewise\b|\banother\b|\bfollows? (?:suit|(?:his|her|"
+                       r"their) lead)\b|\b(?:a few|a couple|some|one|two|three|several) more\b|"
                        r"^\W*(?:no doubt|of course)\b|"
                        # a return, a going on, an addition: after the going, the start, the
                        # first words ("When Rat returns to the ship with Gladney", "Lowry adds
