@@ -277,4 +277,4 @@ def test_a_citys_towers_and_realm_say_place():
             "the citadel of Carthage at dawn. The arms of Aeneas shone. Aeneas said nothing.")
     got = _typed(text)
     assert got["Carthage"][0] == "place"
-    assert got.get("Aeneas", ("person",))[0] == "person"
+    assert got["Aeneas"][0] == "person"

@@ -51,6 +51,7 @@ def only_noun(word: str) -> bool:
     return word.lower() not in EN_FUNCTION_WORDS and word_classes(word) == {"NOUN"}
 
 
+@lru_cache(maxsize=65536)
 def noun_lemmas(word: str) -> tuple[str, ...]:
     """The lemmas of ``word`` as a noun ("children" -> "child"), by lemminflect's dictionary;
     empty for a word it does not know as a noun."""

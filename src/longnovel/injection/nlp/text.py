@@ -10,6 +10,15 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
 
+def word_start(text: str, i: int) -> int:
+    """Where the word that ``text[i]`` lies in (or follows) starts: ``i`` backed over the
+    letters and digits before it ("He asks" -> "Hoshick asks" changes from the "H", "can|not"
+    from the "c")."""
+    while i > 0 and text[i - 1].isalnum():
+        i -= 1
+    return i
+
+
 def changed_parts(old: str, new: str) -> tuple[int, int, int]:
     """(start, end in ``old``, end in ``new``) of the characters an edit from ``old`` to
     ``new`` changes: ``old[start:old_end]`` became ``new[start:new_end]``."""

@@ -12,7 +12,13 @@ from longnovel.injection.lexicon.en import EN_TEMPORAL_OPENERS
 from longnovel.injection.lexicon.zh import ZH_SURNAMES, ZH_TEMPORAL_OPENERS
 from longnovel.injection.nlp.commentary import is_commentary
 from longnovel.injection.nlp.sentences import sentence_spans
-from longnovel.injection.nlp.text import changed_parts, lower_first, match_case, word_change
+from longnovel.injection.nlp.text import (
+    changed_parts,
+    lower_first,
+    match_case,
+    word_change,
+    word_start,
+)
 from longnovel.injection.nlp.zh.segment import words as zh_words
 
 # The gender of a personal pronoun (en lower-cased).
@@ -181,6 +187,11 @@ class Draft:
         """Non-overlapping occurrences of ``names`` in sentence ``index``, longest names first."""
         key = ("mentions", index, tuple(names))
         return self.memo(key, lambda: find_names(self.sentences[index], names, self.zh))
+
+    def elsewhere(self, sentence: str) -> str:
+        """What else the writer wrote in the window's summary: this draft without (the first
+        occurrence of) ``sentence``, and the rest of the summary when the draft is a region."""
+        return self.summary.replace(sentence, "\n", 1) + "\n" + self.around
 
     def memo(self, key, compute):
         """``compute()``, once per draft and ``key``: the rule modules ask the same questions
@@ -501,7 +512,6 @@ def _verb_told_again(draft: Draft, edit: Edit, i: int) -> bool:
     _, _, end = changed_parts(edit.original_span, edit.text)
     after = re.findall(r"[a-z]+", edit.text[end:])[:1]
     lemmas = {inflect.verb_lemma(w) for w in removed + after} - {None, "be", "have", "do"}
-    lemmas -= {"not", "never"}
     people = draft.names("person")
     named = {n for _, _, n in find_names(edit.text, people, False)}
     if not lemmas or not named:
@@ -509,10 +519,10 @@ def _verb_told_again(draft: Draft, edit: Edit, i: int) -> bool:
     for k in range(i + 1, len(draft.sentences)):
         if draft.unit_of(k) != draft.unit_of(i):
             break
-        later = draft.sentences[k]
-        if not named & {n for _, _, n in find_names(later, people, False)}:
+        if not named & {n for _, _, n in draft.mentions(k, people)}:
             continue  # "Ralph accepted the offer. Wren accepted the tea.": another's act
-        if any(inflect.verb_lemma(w) in lemmas for w in re.findall(r"[a-z]+", later.lower())):
+        if any(inflect.verb_lemma(w) in lemmas
+               for w in re.findall(r"[a-z]+", draft.sentences[k].lower())):
             return True
     return False
 
@@ -536,8 +546,7 @@ def manner_in_change(old: str, new: str) -> bool:
     from longnovel.injection.nlp import inflect
 
     start, old_end, new_end = changed_parts(old, new)
-    while start > 0 and old[start - 1].isalpha():
-        start -= 1
+    start = word_start(old, start)
     words = re.findall(r"[A-Za-z]+", old[:start])[-1:] + re.findall(
         r"[A-Za-z]+", old[start:old_end]) + re.findall(r"[A-Za-z]+", new[start:new_end])
     def adverb(w: str) -> bool:  # one the dictionary knows, or a long -ly word it lacks

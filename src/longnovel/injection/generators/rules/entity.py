@@ -50,7 +50,7 @@ from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.en.entities import HONORIFICS
 from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS, en_words_to_int
 from longnovel.injection.nlp.script import to_simplified
-from longnovel.injection.nlp.text import changed_parts
+from longnovel.injection.nlp.text import changed_parts, word_start
 
 _SYMMETRIC_EN = re.compile(r"\b(together|each other|one another|both|with each)\b", re.IGNORECASE)
 _SYMMETRIC_ZH = re.compile(r"一起|一同|共同|彼此|互相|相互|二人|两人|双方")
@@ -106,8 +106,8 @@ def _opens_its_sentence(edit: Edit, zh: bool) -> bool:
     """Does the edit's change start at its sentence's first word (after an opener: "Then he",
     "九月初六，他")?"""
     a, _, _ = changed_parts(edit.original_span, edit.hallucinated_span)
-    while not zh and a > 0 and edit.original_span[a - 1].isalnum():
-        a -= 1  # "He asks" -> "Hoshick asks" changes from the word's start, not its "H"
+    if not zh:  # "He asks" -> "Hoshick asks" changes from the word's start, not its "H"
+        a = word_start(edit.original_span, a)
     return a == len(split_opener(edit.original_span, zh)[0])
 
 

@@ -269,8 +269,6 @@ def _refusal_goes_on(draft: Draft, edit: Edit) -> bool:
     return bool(further.search(edit.original_span[found.end():]))
 
 
-
-
 def _dies_and_goes_on(draft: Draft, edit: Edit) -> bool:
     """Does an outcome turned into a death leave the one who died acting after it: later in
     the sentence ("He quickly dies and orders some men to ...", seed 5242's reading) or in

@@ -84,19 +84,18 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
     people = draft.names("person")
     if not people or not draft.outside:
         return []
-    where: dict[str, list[int]] = {}
+    where: dict[str, list[int]] = {}  # person -> the sentences to add after
     edge = _edge(draft, subtype)
-    if edge is not None:  # continue, repeat: at the window's edge, of someone its unit names
-        if draft.commentary_at(edge) or _taken_up_next(draft, edge):
-            return []
-        for i in range(len(draft.sentences)):
+    if edge is None:  # a feeling: after any sentence about the person
+        for i in range(1, len(draft.sentences)):
+            if not draft.commentary_at(i) and not _taken_up_next(draft, i):
+                for name in dict.fromkeys(n for _, _, n in draft.mentions(i, people)):
+                    where.setdefault(name, []).append(i)
+    elif not draft.commentary_at(edge) and not _taken_up_next(draft, edge):
+        for i in range(len(draft.sentences)):  # an event: at the edge, of its unit's people
             if draft.unit_of(i) == draft.unit_of(edge):
-                for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
+                for name in dict.fromkeys(n for _, _, n in draft.mentions(i, people)):
                     where[name] = [edge]
-    for i in range(1, len(draft.sentences)) if edge is None else ():
-        if not draft.commentary_at(i) and not _taken_up_next(draft, i):
-            for name in dict.fromkeys(found[2] for found in draft.mentions(i, people)):
-                where.setdefault(name, []).append(i)
     shortest = draft.memo("typical_length", lambda: _typical_length(draft))
     out = []
     for earlier, name, body in draft.memo("donors", lambda: donors(draft, people)):

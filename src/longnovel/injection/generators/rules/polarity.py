@@ -33,7 +33,7 @@ from longnovel.injection.nlp import inflect
 from longnovel.injection.nlp.inflect import is_base_verb, verb_lemma, verb_lemmas
 from longnovel.injection.nlp.negation import EN_NEGATED, ZH_NEGATORS
 from longnovel.injection.nlp.numerals import EN_NUMBER_WORDS
-from longnovel.injection.nlp.text import changed_parts, match_case
+from longnovel.injection.nlp.text import changed_parts, match_case, word_start
 from longnovel.injection.nlp.zh.segment import is_idiom, tagged_words
 
 _AUX = "|".join(EN_AUXILIARIES)
@@ -893,8 +893,7 @@ def _zh_echoed(draft: Draft, sentence: str, start: int) -> bool:
     phrase = re.match(r"(?:没有|不是|[不没未])[\u4e00-\u9fff]{2}", sentence[start:])
     if not phrase:
         return False
-    others = draft.summary.replace(sentence, "", 1) + "\n" + draft.around
-    return phrase.group() in others
+    return phrase.group() in draft.elsewhere(sentence)
 
 
 def _after_only(tagged, k: int) -> bool:
@@ -952,9 +951,7 @@ def _sets_up_a_turn(sentence: str, new: str, end: int, subtype: str, zh: bool) -
         return True
     if zh:
         return "没有不" in new or "不不" in new or "没不" in new
-    start = changed_parts(sentence, new)[0]
-    while start > 0 and sentence[start - 1].isalpha():
-        start -= 1  # "he can|not": from the word's start
+    start = word_start(sentence, changed_parts(sentence, new)[0])  # "he can|not": the word
     if _EN_FREE_RELATIVE.search(sentence[:start]):
         return True  # "purchase anything he can think of" -> "anything he cannot think of"
         # (seed 5444's reading): a clause that says how much, not whether

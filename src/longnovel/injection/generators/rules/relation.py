@@ -17,7 +17,12 @@ from functools import cache
 
 from longnovel.injection.candidate import Edit
 from longnovel.injection.generators.rules import thinning
-from longnovel.injection.generators.rules.draft import Draft, find_names, word_edits
+from longnovel.injection.generators.rules.draft import (
+    Draft,
+    find_names,
+    sentence_of,
+    word_edits,
+)
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_MALE_RELATIONS,
@@ -305,7 +310,8 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if _held_elsewhere(draft, old_sentence, start, new_word):
         return False  # "Hogey is Marie's brother" where the summary later has "Marie's
         # brother comes out" (another man); 回到舅舅身边 where 舅舅 is 周大有 throughout
-    if _told_again(draft, old_sentence, old_word):
+    i = sentence_of(draft, edit)
+    if i is not None and _told_again(draft, i, old_word):
         return False  # "assumes Retief is the cousin of someone called Lemuel" ... "reveals
         # that Retief is not his cousin" (study corpus, seed 5545): the word the writer comes
         # back to holds the edit to the original
@@ -327,32 +333,27 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     return named is None or gender(new_word, draft.zh) in (None, named)
 
 
-def _told_again(draft: Draft, sentence: str, word: str) -> bool:
-    """Does another sentence of the same unit's summary or the next write the relation
-    ``word`` again of the same two people, naming both ("assumes that Retief is the cousin of
-    someone called Lemuel" ... "Lemuel reveals that Retief is not his cousin")? That mention
-    holds the original against the edit. (Two cousins of one person, "Wren's cousin Pell" and
-    "Wren's cousin Jory", share one name only.)"""
-    i = next((k for k, s in enumerate(draft.sentences) if s == sentence), None)
-    if i is None:
-        return False
-    if draft.zh:  # a kin word alone is a person's label in Chinese (母亲 throughout): written
-        # again nearby it is the same person ("姑姑柳氏" beside "用母亲的法子", seed 5545)
-        unit = draft.unit_of(i)
-        return any(word in other for k, other in enumerate(draft.sentences)
-                   if k != i and draft.unit_of(k) in (unit, unit + 1))
+def _told_again(draft: Draft, i: int, word: str) -> bool:
+    """Does another sentence of the same unit's summary as sentence ``i``, or the next, write
+    the relation ``word`` again of the same two people, naming both ("assumes that Retief is
+    the cousin of someone called Lemuel" ... "Lemuel reveals that Retief is not his cousin")?
+    That mention holds the original against the edit. (Two cousins of one person, "Wren's
+    cousin Pell" and "Wren's cousin Jory", share one name only.) In Chinese a kin word alone
+    is a person's label (母亲 throughout): written again nearby it is the same person
+    ("姑姑柳氏" beside "用母亲的法子", seed 5545)."""
+    unit = draft.unit_of(i)
+    nearby = [k for k in range(len(draft.sentences))
+              if k != i and draft.unit_of(k) in (unit, unit + 1)]
+    if draft.zh:
+        return any(word in draft.sentences[k] for k in nearby)
     people = draft.names("person")
-    here = {n for _, _, n in find_names(sentence, people, draft.zh)}
+    here = {n for _, _, n in draft.mentions(i, people)}
     if len(here) < 2:
         return False
-    unit = draft.unit_of(i)
-    pattern = re.compile(word if draft.zh else rf"(?i)\b{re.escape(word.rstrip('s'))}s?\b")
-    for k, other in enumerate(draft.sentences):
-        if k == i or draft.unit_of(k) not in (unit, unit + 1) or not pattern.search(other):
-            continue
-        if len(here & {n for _, _, n in find_names(other, people, draft.zh)}) >= 2:
-            return True
-    return False
+    pattern = re.compile(rf"(?i)\b{re.escape(word.rstrip('s'))}s?\b")
+    return any(pattern.search(draft.sentences[k])
+               and len(here & {n for _, _, n in draft.mentions(k, people)}) >= 2
+               for k in nearby)
 
 
 def _an_epithet(draft: Draft, sentence: str, end: int, word: str) -> bool:
@@ -366,8 +367,7 @@ def _an_epithet(draft: Draft, sentence: str, end: int, word: str) -> bool:
     if name is None:
         return False
     label = word + ("" if draft.zh else " ") + name
-    texts = [text for _, text in draft.outside] + [draft.summary.replace(sentence, "", 1),
-                                                    draft.around]
+    texts = [text for _, text in draft.outside] + [draft.elsewhere(sentence)]
     if not draft.zh:  # "Uncle Ned" at a sentence's head, "uncle Ned" inside one
         label, texts = label.lower(), [text.lower() for text in texts]
     return any(label in text for text in texts)
@@ -387,10 +387,7 @@ def _held_elsewhere(draft: Draft, sentence: str, start: int, new_word: str) -> b
     """Does another sentence of the summary give the relation ``new_word`` to someone, with
     the owner this sentence gives it ("Marie's brother"; in zh the word alone, which a
     summary uses as a person's label: 舅舅周大有)? The new relation then clashes with it."""
-    at = draft.summary.find(sentence)
-    others = draft.summary[:at] + "\n" + draft.summary[at + len(sentence):] if at >= 0 \
-        else draft.summary
-    others += "\n" + draft.around
+    others = draft.elsewhere(sentence)
     if draft.zh:
         return new_word in others
     owner = re.search(r"([\w'’]+)\s+(?:[a-z-]+\s+)?$", sentence[:start])

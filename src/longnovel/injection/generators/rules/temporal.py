@@ -246,26 +246,31 @@ def _about_one_thing(draft: Draft, first: str, second: str) -> bool:
     """Do the two sentences tell of one thing that is no name ("pulls out the note ... two
     pages of the note", "directing her to shed a tear ... Judy sheds a tear")? The second
     then takes up what the first brought in, and read first it reads out of its place."""
-    if draft.zh:
-        from longnovel.injection.nlp.zh.segment import tagged_words
+    return bool(_things(draft, first) & _things(draft, second))
 
-        def things(text: str) -> set[str]:
-            return {w for w, flag in tagged_words(text) if len(w) >= 2 and flag in ("n", "vn")}
-    else:
-        def things(text: str) -> set[str]:
-            # a noun and nothing else, with or without a determiner ("offered terrestrial
-            # jobs ... offered a job")
-            found = {lemma for w in re.findall(r"(?<![A-Za-z'’-])[a-z]{3,}\b", text)
-                     if w not in EN_STOPWORDS and inflect.only_noun(w)
-                     for lemma in inflect.noun_lemmas(w)[:1]}
-            for one, two in _EN_DETERMINED.findall(text):
-                # "his old boots": the word after an adjective; else the word itself
-                word = two if two and "ADJ" in inflect.word_classes(one) and \
-                    "NOUN" not in inflect.word_classes(one) else one
-                if word not in EN_STOPWORDS:
-                    found.update(inflect.noun_lemmas(word)[:1])
-            return found
-    return bool(things(first) & things(second))
+
+def _things(draft: Draft, sentence: str) -> frozenset[str]:
+    """The lemmas of the nouns ``sentence`` tells of (once per sentence and draft: each
+    sentence is the second of one pair and the first of the next)."""
+    def find() -> frozenset[str]:
+        if draft.zh:
+            from longnovel.injection.nlp.zh.segment import tagged_words
+
+            return frozenset(w for w, flag in tagged_words(sentence)
+                             if len(w) >= 2 and flag in ("n", "vn"))
+        # a noun and nothing else, with or without a determiner ("offered terrestrial jobs
+        # ... offered a job")
+        found = {lemma for w in re.findall(r"(?<![A-Za-z'’-])[a-z]{3,}\b", sentence)
+                 if w not in EN_STOPWORDS and inflect.only_noun(w)
+                 for lemma in inflect.noun_lemmas(w)[:1]}
+        for one, two in _EN_DETERMINED.findall(sentence):
+            # "his old boots": the word after an adjective; else the word itself
+            word = two if two and "ADJ" in inflect.word_classes(one) and \
+                "NOUN" not in inflect.word_classes(one) else one
+            if word not in EN_STOPWORDS:
+                found.update(inflect.noun_lemmas(word)[:1])
+        return frozenset(found)
+    return draft.memo(("things", sentence), find)
 
 
 # A sentence that ends on how something is (脸色很难看, 十分安静): a quality, not an event.
