@@ -2857,3 +2857,25 @@ def test_a_turned_verb_its_unit_tells_again_of_the_same_person_stays():
     _refused_beside_control(polarity, people, "initially agrees",
                             lead + opening + middle + "Macklin finally agrees.",
                             lead + opening + middle + "Macklin finally sleeps.")
+
+
+def test_an_invention_from_later_in_the_book_ends_even_a_long_summary():
+    """Review of the window's-edge rule: the rules read a region of a long summary (over 40
+    sentences), and the region's own last sentence had been taken for the window's, so the
+    later event landed mid-summary again. It goes after the summary's last sentence."""
+    people = [_entity(n, gender=g) for n, g in (("Wren", "f"), ("Orrin", "m"), ("Mabry", "f"))]
+    people.append(_entity("Port Callow", "place"))
+    acts = ["reads by the fire", "waits at the shop in the rain", "mends the tower clock",
+            "rows the harbour boat out", "reads the tide tables aloud", "carries nets to the quay",
+            "buys rope at the chandlery", "sweeps the clock room floor"]
+    summary = " ".join(f"{('Wren', 'Orrin', 'Mabry')[k % 3]} {acts[k % 8]} on day {k}."
+                       for k in range(60))
+    donor = "Wren sails to Port Callow with the captain."
+    placed = []
+    for seed in range(6):
+        for attempt in range(4):
+            found = RulesGenerator(seed).generate(summary, "en", people, "fabrication", attempt,
+                                                  outside=((False, donor),))
+            if not isinstance(found, NotApplicable) and found.subtype == "continue":
+                placed.append(found.summary.endswith(donor))
+    assert placed and all(placed), placed

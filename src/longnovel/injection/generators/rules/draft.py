@@ -70,6 +70,9 @@ class Draft:
     # the rest of the window's summary when this draft is a region of it (what else the writer
     # wrote: a number or a relation word told again there contradicts an edit here)
     around: str = ""
+    # whether the draft starts / ends where the window's summary does (False for a region cut
+    # out of its middle: its first or last sentence is no edge of the window)
+    edges: tuple[bool, bool] = (True, True)
 
     @cached_property
     def book_texts(self) -> tuple[str, ...]:

@@ -86,6 +86,8 @@ def _from_the_book(draft: Draft, subtype: str, fits) -> list[Edit]:
         return []
     where: dict[str, list[int]] = {}  # person -> the sentences to add after
     edge = _edge(draft, subtype)
+    if edge == _NO_EDGE:
+        return []
     if edge is None:  # a feeling: after any sentence about the person
         for i in range(1, len(draft.sentences)):
             if not draft.commentary_at(i) and not _taken_up_next(draft, i):
@@ -170,12 +172,17 @@ def _edge(draft: Draft, subtype: str) -> int | None:
     father" inside the slaughter in the hall; "Achilles drags the dead body" after the body
     was returned and buried; seed 5545's: "Telemachus ... arrives in the morning at Pylos"
     before the sentence in which he sails, which the last half of the last unit allowed).
-    The person it tells of is one the edge's unit names."""
+    The person it tells of is one the edge's unit names. ``_NO_EDGE`` for a region of a long
+    summary that does not reach that edge of the window (its own last sentence is mid-window:
+    the generator then reads the whole summary)."""
     if subtype == "continue":
-        return len(draft.sentences) - 1
+        return len(draft.sentences) - 1 if draft.edges[1] else _NO_EDGE
     if subtype == "repeat":
-        return 0
+        return 0 if draft.edges[0] else _NO_EDGE
     return None
+
+
+_NO_EDGE = -1
 
 
 def _taken_up_next(draft: Draft, i: int) -> bool:

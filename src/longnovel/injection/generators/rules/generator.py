@@ -180,8 +180,9 @@ class RulesGenerator:
             units = None if draft.unit_starts is None else tuple(
                 u - start for u in draft.unit_starts if start < u < end)
             around = draft.summary[:start] + "\n" + draft.summary[end:]
+            edges = (first == 0, first + REGION_SENTENCES == n)
             return Draft(draft.summary[start:end], draft.language, draft.entities,
-                         draft.vocabulary, draft.outside, units, around), start
+                         draft.vocabulary, draft.outside, units, around, edges), start
 
         return draft.memo(("region", type_id), cut)
 
