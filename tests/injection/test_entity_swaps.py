@@ -71,7 +71,7 @@ def test_a_person_is_replaced_by_a_person_of_the_same_gender_where_known():
                   "the offer.", "en", entities)
     spans = [e.hallucinated_span for e in entity.pronoun_edits(draft)]
     assert spans == ["Mabry refuses the offer."]
-    zh = Draft("韩石进了门，鲁三娘和周大有跟在后面。他说饿了。", "zh",
+    zh = Draft("韩石进了门。鲁三娘和周大有跟在后面。他说饿了。", "zh",
                _people("周大有", "鲁三娘", "韩石", 周大有="m", 鲁三娘="f", 韩石="m"))
     assert [e.hallucinated_span for e in entity.pronoun_edits(zh)] == ["韩石说饿了。"]
 

@@ -77,7 +77,8 @@ def test_pronoun_never_becomes_whom_it_finds_nor_someone_from_elsewhere(monkeypa
     monkeypatch.setattr(entity, "KEEP_TO_NAME", (1, 1))  # every pronoun-to-name edit offered
     people = [{"name": n, "type": "person", "count": 5, "gender": g}
               for n, g in (("Wren", "f"), ("Orrin", "m"), ("Mabry", "f"), ("Jory", "m"))]
-    summary = "Orrin meets Mabry and Wren at the shop. She laughs at him. He leaves."
+    summary = ("Mabry meets Orrin at the gate.\n\nWren waits at the shop. She laughs at him. "
+               "He leaves.")
     pronoun = set()
     for attempt in range(8):
         cand = RulesGenerator(1).generate(summary, "en", people, "entity", attempt)

@@ -1710,8 +1710,8 @@ def test_readers_4636_a_pronoun_made_a_name_opens_its_sentence_where_it_can():
     people = [_entity(n, gender="m") for n in ("Retief", "Lemuel", "Hoshick")]
     people.append(_entity("Kerr", gender="m"))
     # (a summary whose digest keeps the pronoun edits)
-    draft = Draft("Hoshick and Kerr wait at the bar. He asks Retief who he spies for and "
-                  "threatens him.", "en", people)
+    draft = Draft("Hoshick sits at the bar.\n\nKerr brings a drink. He asks Retief who he "
+                  "spies for and threatens him.", "en", people)
     offered_all = {e.hallucinated_span for e in entity.edits(draft) if e.subtype == "pronoun"}
     assert any("threatens Hoshick" in m for m in offered_all), offered_all
     made = {e.hallucinated_span for e in entity.preferred(draft, entity.edits(draft))
@@ -1949,8 +1949,8 @@ def test_reading_4939_no_one_named_before_the_summary_brings_them_in():
     from longnovel.injection.generators.rules.draft import Draft
 
     people = [_entity(n, gender="m") for n in ("Retief", "Lemuel", "Hoshick", "Kerr")]
-    summary = ("Hoshick and Retief reach the Consulate at dawn. He is given a thick envelope "
-               "by the clerk. Retief later meets someone called Lemuel at the bar.")
+    summary = ("Hoshick reaches the Consulate at dawn. Retief waits at the gate. He is given "
+               "a thick envelope by the clerk. Retief later meets someone called Lemuel.")
     made = [e.hallucinated_span for e in entity.edits(Draft(summary, "en", people))]
     assert not any(m.startswith("Lemuel is given") for m in made), made
     assert any(m.startswith("Hoshick is given") for m in made), made
@@ -2568,6 +2568,18 @@ _NO_ORDER_OR_TIED = [
     ("Lovelace kills many of the changeling children, but he allows one to live.",
      "The child is named Robert and is raised by Belford.",
      "The doctor is named Robert and is paid by Belford."),
+    # the prose corpus, seed 5747: the kind of thing just told; a heading with no verb, its
+    # nouns after a determiner or a possessive; a subject pronoun whose person only the
+    # sentence before names, its name written later in its own sentence
+    ("Lovelace tells of the public freedoms between husbands and wives.",
+     "Advantage Lovelace once made upon such an occasion.",
+     "Advantage Lovelace once made upon a visit to the town."),
+    ("Lovelace hides in the cellar while Dorcas talks.",
+     "The bonds of wickedness stronger than the ties of virtue.",
+     "The bonds of wickedness broke the ties of virtue."),
+    ("Minerva commands Belford in a vision to return to Ithaca.",
+     "Lovelace and he take leave of the king, and Belford sets sail.",
+     "Lovelace and Hannah take leave of the king, and Belford sets sail."),
 ]
 
 
@@ -2879,3 +2891,73 @@ def test_an_invention_from_later_in_the_book_ends_even_a_long_summary():
             if not isinstance(found, NotApplicable) and found.subtype == "continue":
                 placed.append(found.summary.endswith(donor))
     assert placed and all(placed), placed
+
+
+def test_reading_5747_no_pronoun_made_a_name_the_sentence_before_may_give_it():
+    """Study corpus, seed 5747: "The man, who introduces himself as Alberta (Butt) Lee
+    Brown, gives Ferdinand the nickname Ford. Eventually, he asks more about Evelyn" ->
+    "Butt asks": the last man named before the pronoun is Ferdinand, but "he" is the man,
+    Butt, whom the sentence before names too. No one that sentence names of the pronoun's
+    gender (or of none known) is put in; one named further back still is."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity("Ferdinand", gender="m"), _entity("Butt", gender="m"),
+              _entity("Evelyn", gender="f"),
+              _entity("Orrin", gender="m")]
+    made = {e.hallucinated_span for e in entity.pronoun_edits(Draft(
+        "Orrin and Evelyn board the ship. The man, called Butt, gives Ferdinand a nickname. "
+        "Eventually, he asks more about Evelyn.", "en", people))}
+    assert made == {"Eventually, Orrin asks more about Evelyn."}, made
+
+
+def test_reading_5747_no_name_made_a_pronoun_where_the_next_sentence_names_them_again():
+    """Study corpus, seed 5747: "Retief wonders aloud ..." -> "He wonders aloud ...", where
+    the next sentence says "... none of Retief's concern": "He" reads as Retief, only
+    vaguer. Without the next sentence naming him the pronoun is still made."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity("Retief", gender="m"), _entity("Magnan", gender="m"),
+              _entity("Lucie", gender="f")]
+    lead = "Magnan meets Lucie at the port. Retief wonders aloud what the students will study. "
+    assert [e.hallucinated_span for e in entity.named_as_pronoun_edits(Draft(
+        lead + "Lucie says that this is none of Retief's concern.", "en", people))] == []
+    assert [e.hallucinated_span for e in entity.named_as_pronoun_edits(Draft(
+        lead + "Lucie says that this is none of her concern.", "en", people))] == [
+        "He wonders aloud what the students will study."]
+
+
+def test_reading_5747_an_earlier_event_goes_after_the_headings_that_open_a_summary():
+    """Prose corpus, seed 5747: "LETTER XXVIII. Miss Howe expected to see ... From the
+    same.--Miss Howe arrives.": the invention stood between a letter's number and its
+    head. What the book told earlier goes after the first sentence that is no heading."""
+    people = [_entity(n, gender=g) for n, g in (("Wren", "f"), ("Orrin", "m"))]
+    people.append(_entity("Gull Point", "place"))
+    summary = ("LETTER XXVIII. From the same.--Wren arrives at the tower. Orrin receives her. "
+               "Orrin mends the clock in the evening.")
+    donor = "Wren rows out to Gull Point with her uncle."
+    placed = []
+    for seed in range(6):
+        for attempt in range(4):
+            found = RulesGenerator(seed).generate(summary, "en", people, "fabrication", attempt,
+                                                  outside=((True, donor),))
+            if not isinstance(found, NotApplicable) and found.subtype == "repeat":
+                placed.append(found.summary.startswith(
+                    "LETTER XXVIII. From the same.--Wren arrives at the tower. " + donor))
+    assert placed and all(placed), placed
+
+
+def test_reading_5747_no_titled_name_put_in_after_a_title():
+    """Prose corpus, at the code of seed 5747's fixes: "a meeting between him and Mr.
+    Morden" -> "Mr. Mr. Belford": a stand-in that brings its own title after the title of
+    the name it replaces. A stand-in without the title is still put in."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n, gender="m") for n in ("Morden", "Mr. Belford", "Lord M", "Lovelace")]
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        "Mr. Belford to Lord M.--Has had a visit from Lovelace. Wishes him to prevent a "
+        "meeting between him and Mr. Morden.", "en", people))
+            if e.hallucinated_span.startswith("Wishes")]
+    assert made == ["Wishes him to prevent a meeting between him and Mr. Lovelace."], made

@@ -28,6 +28,7 @@ from longnovel.injection.generators.rules.draft import (
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_FUNCTION_WORDS,
+    EN_HONORIFICS,
     EN_KINSHIP,
     EN_MALE_RELATIONS,
     EN_PLACE_KINDS,
@@ -161,6 +162,11 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
         at = min(a for a, _, n in before if n == other)
         if _gender_pronoun_in(draft.sentences[i - 1][:at], gender, draft.zh):
             continue  # "He tells Darnay ...": someone else is already "he"
+        if i + 1 < len(draft.sentences) and any(
+                _written_in(draft.sentences[i + 1], n, draft.zh) for n in people
+                if maybe_same(n, name, draft.zh, people)):
+            continue  # "Retief wonders ... Magnan says this is none of Retief's concern": the
+            # next sentence names them again, so "He" reads as them, only vaguer
         pronoun = _pronoun_for(sentence, end, gender, bool(opener), draft.zh)
         if pronoun is None:
             continue
@@ -172,6 +178,13 @@ def named_as_pronoun_edits(draft: Draft) -> list[Edit]:
         if edit:
             out.append(edit)
     return out
+
+
+def _written_in(text: str, name: str, zh: bool) -> bool:
+    """Is ``name`` written in ``text`` (in en as a whole word, "Retief's" included)?"""
+    if zh:
+        return name in text
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
 
 
 def _gender_pronoun_in(text: str, gender: str, zh: bool) -> bool:
@@ -248,7 +261,14 @@ def pronoun_edits(draft: Draft) -> list[Edit]:
             found = [n for n in before if draft.gender_of(n) == gender]
             if not found:
                 continue  # no one of its gender named before it: whom it finds is unknown
-            exclude = frozenset({found[-1]} | {n for _, _, n in draft.mentions(i, people)})
+            # whom it may find: the last of its gender named before it, and anyone of its
+            # gender or of none known that the sentence before names ("The man, who
+            # introduces himself as Alberta (Butt) Lee Brown, gives Ferdinand a nickname.
+            # Eventually, he asks": "he" is Butt, the last man named is Ferdinand)
+            recent = {n for _, _, n in draft.mentions(i - 1, people)
+                      if draft.gender_of(n) in (gender, None)} if i else set()
+            exclude = frozenset({found[-1]} | recent
+                                | {n for _, _, n in draft.mentions(i, people)})
             scene = _scene_people(draft, i) & frozenset(before)
             others = draft.memo(("other_names", exclude, gender, scene),
                                 lambda ex=exclude, g=gender, sc=scene:
@@ -536,7 +556,15 @@ def _replace(draft: Draft, index: int, new: str, subtype: str) -> Edit | None:
     if not keeps_couplet(draft.sentences[index], new):
         _refuse(draft, REFUSALS["couplet"])
         return None
+    if not draft.zh and len(_TWO_TITLES.findall(new)) > len(
+            _TWO_TITLES.findall(draft.sentences[index])):
+        return None  # "a meeting between him and Mr. Mr. Belford", "Mr. Lord M.": a titled
+        # name put in after the title of the name it replaced (the prose corpus, seed 5747)
     return draft.replace_sentence(index, new, subtype)
+
+
+_TITLE = "|".join(re.escape(t.rstrip(".")) for t in sorted(EN_HONORIFICS, key=len, reverse=True))
+_TWO_TITLES = re.compile(rf"\b(?:{_TITLE})\.?\s+(?:{_TITLE})\b")  # two titles in a row
 
 
 def mismatch_edits(draft: Draft) -> list[Edit]:

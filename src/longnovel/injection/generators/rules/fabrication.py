@@ -178,11 +178,24 @@ def _edge(draft: Draft, subtype: str) -> int | None:
     if subtype == "continue":
         return len(draft.sentences) - 1 if draft.edges[1] else _NO_EDGE
     if subtype == "repeat":
-        return 0 if draft.edges[0] else _NO_EDGE
+        if not draft.edges[0]:
+            return _NO_EDGE
+        first = 0  # after the headings that open it, if any: "LETTER XXVIII." stays with
+        # its "From the same.--Miss Howe arrives." (the prose corpus, seed 5747)
+        while first < len(draft.sentences) - 1 and _heading(draft.sentences[first], draft.zh):
+            first += 1
+        return first
     return None
 
 
 _NO_EDGE = -1
+_EN_HEADING = re.compile(r"[A-Z0-9][A-Z0-9 .,:;'’()-]*")  # "LETTER XXVIII.", "CHAPTER 4."
+_ZH_HEADING = re.compile(r"[第卷][\d一二三四五六七八九十百千零〇两]+[章回节卷部篇][^。！？]{0,20}")
+
+
+def _heading(sentence: str, zh: bool) -> bool:
+    """Is ``sentence`` a heading (a letter's or a chapter's number, in capitals), no event?"""
+    return bool((_ZH_HEADING if zh else _EN_HEADING).fullmatch(sentence.strip()))
 
 
 def _taken_up_next(draft: Draft, i: int) -> bool:

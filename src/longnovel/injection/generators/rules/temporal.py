@@ -198,7 +198,10 @@ _EN_LEANS = re.compile(r"(?i)\beither\b(?!\s+(?:[\w'’-]+\s+){0,3}or\b)|"
                        # first words ("When Rat returns to the ship with Gladney", "Lowry adds
                        # that", "continues to uncover")
                        r"\b(?:returns|returned|returning|(?:comes|came|goes|went|gets|got) "
-                       r"back|continues|continued|resumes|resumed|adds|added)\b")
+                       r"back|continues|continued|resumes|resumed|adds|added)\b|"
+                       # the kind of thing just told ("Advantage he once made upon such an
+                       # occasion": seed 5747)
+                       r"\bsuch an?\b")
 _ZH_LEANS = re.compile(r"^[^，,。]{0,6}?(?:也|同样|仍然|依然|照样)|此时|这时|至此|随即|此后|从此|"
                        r"事后|过后|当夜|当天|当日|那天|这天|那夜|那晚|合计|总共|当场|当即|同一天")
 
@@ -302,9 +305,21 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
         # record of an earlier time, or what was so by then (seed 5141's and 5242's readings)
     if _no_subject(sentence):
         return False  # "Glories in his contrivances. Is passionately in love with Clarissa."
-    words = re.findall(r"[A-Za-z]{2,}", sentence)
-    words = [w.lower() for w in words[:1]] + [w for w in words[1:] if w.islower()]
-    return any(_finite(w) for w in words)
+    words = re.findall(r"[A-Za-z]{2,}(?:['’]s)?", sentence)
+    verbs = [w.lower() for w in words[:1]] + [
+        w for before, w in zip(words, words[1:], strict=False)
+        if w.islower() and not _names_a_noun(before)]
+    return any(_finite(w) for w in verbs)
+
+
+def _names_a_noun(word: str) -> bool:
+    """Does ``word`` open a noun phrase, so that the word after it is a noun ("The bonds of
+    wickedness", "Women's pockets": no verb there, seed 5747)?"""
+    return word.lower() in _DETERMINERS or word.endswith(("'s", "’s"))
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "his", "her", "their", "its", "my", "our", "your",
+                          "these", "those", "some", "many", "several", "all", "both", "no"})
 
 
 # The past perfect of a sentence's own verb, or "already": the sentence tells what had
@@ -443,10 +458,18 @@ def _antecedent_in(draft: Draft, first: str, second: str, still_near: str = "") 
             if opener and opener.group(1) in draft.proper_words:
                 words.append(opener.group(1))
             people.update(w for w in words if w not in EN_STOPWORDS and w not in EN_HONORIFICS)
-    if not _object(second, pronoun) and any(name in second[: pronoun.start()]
-                                            for name in people):
-        return False  # "Then Orrin came down to his quay": "his" has Orrin before it
-    return any(name in first and name not in second and name not in still_near
+    joined = re.search(r"\b(?:and|or|nor)\s+$", second[: pronoun.start()])
+    if not _object(second, pronoun) and not joined and any(name in second[: pronoun.start()]
+                                                           for name in people):
+        return False  # "Then Orrin came down to his quay": "his" has Orrin before it (not
+        # "Pisistratus and he": the name beside the pronoun is someone else)
+    # (a name written after a subject pronoun does not give it its person: "Pisistratus and
+    # he take leave ..., and Telemachus sets sail", moved ahead of "Minerva commands
+    # Telemachus ...", opened the summary on "he", seed 5747; a possessive may look ahead:
+    # "In his last thoughts Lovelace debates ...")
+    subject = pronoun.group().lower() in ("he", "she", "they")
+    before = second[: pronoun.start()] if subject else second
+    return any(name in first and name not in before and name not in still_near
                for name in people)
 
 
