@@ -2961,3 +2961,50 @@ def test_reading_5747_no_titled_name_put_in_after_a_title():
         "meeting between him and Mr. Morden.", "en", people))
             if e.hallucinated_span.startswith("Wishes")]
     assert made == ["Wishes him to prevent a meeting between him and Mr. Lovelace."], made
+
+
+def test_reading_5747_no_turn_anywhere_in_a_clause_however_opens():
+    """Study corpus, seed 5747: "hopeful that the girl will realize her mistake; however, he
+    concludes that the transmitter's speed would not be fast enough" -> "would be fast
+    enough": the "however" sets nothing against the clause before. A negation in a clause
+    without it is still taken out."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity("Star", gender="m"), _entity("Hannah", gender="f"),
+              _entity("Lovelace", gender="m")]
+    lead = "Hannah did not answer. Lovelace refuses to eat. Star hopes the girl will see her "
+    end = "he concludes that the speed would not be fast enough for the message. Hannah leaves."
+    _refused_beside_control(polarity, people, "would be fast",
+                            lead + "mistake; however, " + end, lead + "mistake, and " + end)
+
+
+def test_reading_5747_no_outcome_turned_that_the_sentence_still_grants_against():
+    """Sample, seed 5747: "The Warden-Mayor accepted it, but the Assembly would still hear
+    his case" -> "refused it, but ... still": the "but ... still" grants in spite of an
+    acceptance. Without it the outcome is still turned."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity("Orrin", gender="m"), _entity("Hannah", gender="f")]
+    lead = "Orrin wrote a letter of apology to the Warden-Mayor. Hannah accepted it, "
+    _refused_beside_control(event, people, "Hannah refused it",
+                            lead + "but the Assembly would still hear his case.",
+                            lead + "and the Assembly would hear his case.")
+    people = [_entity(n, gender="m") for n in ("小满", "顾衡山", "青禾")]
+    refused = _edits_with(event, "小满回家了。顾衡山答应了这门亲事，但青禾还是不放心。小满吃饭。",
+                          "zh", people)
+    assert not any("拒绝了这门亲事" in m for m in refused), refused
+    control = _edits_with(event, "小满回家了。顾衡山答应了这门亲事，青禾很高兴。小满吃饭。",
+                          "zh", people)
+    assert any("拒绝了这门亲事" in m for m in control), control
+
+
+def test_reading_5747_no_verb_changed_whose_place_the_sentence_goes_on_in():
+    """Study corpus, seed 5747: "she visits an office, where she is questioned" -> "avoids
+    an office, where she is questioned": what happened there says she went."""
+    from longnovel.injection.generators.rules import event
+
+    people = [_entity("Hannah", gender="f"), _entity("Orrin", gender="m")]
+    lead = "Orrin waits at the gate. After a long walk, Hannah visits an office"
+    _refused_beside_control(event, people, "Hannah avoids",
+                            lead + ", where she is questioned and sent to Perat.",
+                            lead + " and is sent to Perat.")

@@ -55,7 +55,7 @@ from longnovel.injection.nlp.inflect import (
     verb_lemmas,
 )
 from longnovel.injection.nlp.numerals import en_words_to_int
-from longnovel.injection.nlp.text import word_change
+from longnovel.injection.nlp.text import changed_parts, word_change
 
 _PREPOSITIONS = {"behind", "in", "on", "at", "under", "from", "into", "to", "with", "for",
                  "over", "near", "beside", "inside", "outside", "out", "away", "up", "down",
@@ -245,7 +245,24 @@ def edits(draft: Draft) -> list[Edit]:
                                    or not (gives_its_reason(e.original_span, draft.zh)
                                            or told_next(draft, e)
                                            or _dies_and_goes_on(draft, e)
-                                           or _refusal_goes_on(draft, e))])
+                                           or _refusal_goes_on(draft, e)
+                                           or _conceded_after(draft, e))])
+
+
+# What the rest of the sentence grants in spite of the outcome ("The Warden-Mayor accepted
+# it, but the Assembly would still hear his case": refused, "but ... still" grants nothing,
+# the sample, seed 5747)
+_EN_STILL_AFTER = re.compile(r"(?i)\b(?:but|yet)\b[^.;:!?]*\b(?:still|anyway|nonetheless|"
+                             r"nevertheless|all the same)\b")
+_ZH_STILL_AFTER = re.compile(r"(?:但|但是|可是|不过|却)[^。；！？]*"
+                             r"(?:还是|仍然|仍旧|依然|照样|照旧)")
+
+
+def _conceded_after(draft: Draft, edit: Edit) -> bool:
+    """Does the sentence go on to grant something in spite of the outcome the edit turns?"""
+    start = changed_parts(edit.original_span, edit.text)[0]
+    still = _ZH_STILL_AFTER if draft.zh else _EN_STILL_AFTER
+    return bool(still.search(edit.original_span[start:]))
 
 
 _EN_REFUSAL = re.compile(r"(?i)\b(?:refus|declin|reject|den(?:y|ies|ied))\w*")
@@ -355,6 +372,9 @@ _EN_PRICE = re.compile(r"(?i)^[^,.;:!?]*?\bfor\s+(?:about\s+|only\s+|just\s+)?(?
                        r"(?:[\d,.]+|[a-z]+(?:[\s-]+(?:and\s+)?[a-z]+){0,4})\s*(?:crowns?|dollars?|"
                        r"pounds?|shillings?|pence|guineas?|francs?|credits?|coins?|silver|gold|"
                        r"ducats?|florins?|marks?|bucks?|cents?)\b|^[^,.;:!?]*?\bfor\s+[$£]\d")
+# A place the verb's object names, and what happened there ("an office, where she is
+# questioned")
+_EN_WHERE_AFTER = re.compile(r"^[^,.;:!?]{0,60},\s*(?:where|in which|at which|inside which)\b")
 # The means of the act, in its clause ("... by tricking her old landlady")
 _EN_BY_MEANS = re.compile(r"^[^,.;:!?]*?\bby\s+(?:[a-z]+ly\s+)?[a-z]+ing\b")
 
@@ -381,6 +401,9 @@ def _fit(sentence: str, start: int, end: int, new: str) -> str | None:
     if _EN_PRICE.match(sentence[end:]):
         return None  # "had bought the three boats for a hundred and fifty crowns": a price
         # goes with buying, selling, paying ("borrowed ... for 150 crowns", seed 5545)
+    if _EN_WHERE_AFTER.match(sentence[end:]):
+        return None  # "she visits an office, where she is questioned" -> "avoids an office,
+        # where she is questioned": what happened there says she went (study, seed 5747)
     if _EN_BY_MEANS.match(sentence[end:]):
         return None  # "writes to Joe by controlling the minds of sleepers to pen the letters",
         # "rents her apartment by tricking her landlady": how it was done, told for that verb

@@ -824,7 +824,16 @@ def _in_contrast_or_description(before: str) -> bool:
     description (a relative clause)? Its "not" is then neither taken out ("however, it is the
     real ISV Terrific", "books that existed") nor put in (the "but ... not" a writer uses
     would grow in injected summaries)."""
-    return in_a_contrast(before) or bool(_EN_RELATIVE_BEFORE.search(before))
+    return in_a_contrast(before) or bool(_EN_RELATIVE_BEFORE.search(before)) or \
+        bool(_EN_HOWEVER_CLAUSE.search(before))
+
+
+# A clause that "however" opens, to its end: what it sets against the clause before is its
+# polarity ("hopeful that the girl will realize her mistake; however, he concludes that the
+# speed would not be fast enough", seed 5747's reading: without the "not", "however" sets
+# nothing against anything).
+_EN_HOWEVER_CLAUSE = re.compile(r"(?i)(?:^|[;,:]\s*)(?:however|nevertheless|nonetheless)\b"
+                                r"[^;.!?]*$")
 
 
 _EN_CONCESSION = re.compile(rf"\b(?:{_CONCESSIVE})\s[^,;:.]*$")
