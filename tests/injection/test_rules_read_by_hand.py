@@ -2577,6 +2577,10 @@ _NO_ORDER_OR_TIED = [
     ("Lovelace hides in the cellar while Dorcas talks.",
      "The bonds of wickedness stronger than the ties of virtue.",
      "The bonds of wickedness broke the ties of virtue."),
+    # the sample, seed 5747: an "it" with nothing before it in its sentence to point at
+    ("A widow brought the late captain's cabin clock to the shop.",
+     "Belford mended it for three crowns and set it by the regulator.",
+     "Belford mended the lamp for three crowns and set it by the regulator."),
     ("Minerva commands Belford in a vision to return to Ithaca.",
      "Lovelace and he take leave of the king, and Belford sets sail.",
      "Lovelace and Hannah take leave of the king, and Belford sets sail."),
@@ -3008,3 +3012,58 @@ def test_reading_5747_no_verb_changed_whose_place_the_sentence_goes_on_in():
     _refused_beside_control(event, people, "Hannah avoids",
                             lead + ", where she is questioned and sent to Perat.",
                             lead + " and is sent to Perat.")
+
+
+def test_reading_5747_no_knowledge_claimed_that_the_summary_never_gives():
+    """Sample, seed 5747: 小满不知道那人是谁 -> 小满知道那人是谁 (who, then?), "a board boat
+    he would not name" -> "he would name": affirmed, the sentence claims a knowledge or a
+    telling whose content the summary never gives. A negation of knowing something named is
+    still taken out."""
+    from longnovel.injection.generators.rules import polarity
+
+    people = [_entity(n, gender=g) for n, g in (("Wren", "f"), ("Hannah", "f"),
+                                                ("Lovelace", "m"))]
+    lead = "Hannah did not answer. Lovelace refuses to eat. "
+    _refused_beside_control(polarity, people, "Wren knew",
+                            lead + "Wren did not know who had taken the key.",
+                            lead + "Wren did not know the man at the door.")
+
+
+def test_reading_5747_a_woman_named_by_surname_and_shi_stays_a_wife():
+    """Sample, seed 5747: 他让妻子冯氏取来父亲的遗物 -> 表妹冯氏: a woman named by her
+    family's surname and 氏 is someone's wife; the other kin word of the sentence still
+    changes, and a sister named otherwise does."""
+    from longnovel.injection.generators.rules import relation
+
+    people = [_entity("柴文焕", gender="m"), _entity("冯氏", gender="f"),
+              _entity("小满", gender="m")]
+    made = _edits_with(relation, "小满回家了。柴文焕让妻子冯氏取来父亲的遗物。小满吃饭。", "zh",
+                       people)
+    assert made and not any("冯氏" in m and "妻子" not in m for m in made), made
+    made = _edits_with(relation, "小满回家了。柴文焕让妹妹取来父亲的遗物。小满吃饭。", "zh",
+                       people)
+    assert any("表妹取来" in m or "堂妹取来" in m for m in made), made
+
+
+def test_reading_5747_no_denial_of_a_list_turned_alone():
+    """Sample, seed 5747: 顾衡山定下三条规矩：不许进后院的谱房；……不许碰胶和料；不许乱打听 ->
+    允许乱打听: one of a list of denials turned reads against the list. A denial alone in its
+    sentence is still turned."""
+    from longnovel.injection.generators.rules import polarity
+
+    made = _module_edits(polarity, "顾衡山定下三条规矩：不许进后院的谱房；半年内不许碰胶和料；"
+                                   "不许乱打听。小满回到了墨坊。青禾没有去临川府。", "zh",
+                         ("顾衡山", "小满", "青禾"))
+    assert not any("允许" in m for m in made), made
+    made = _module_edits(polarity, "小满问起《墨谱》，师父沉下脸，拒绝回答，还不许他再提。"
+                                   "小满回到了墨坊。青禾没有去临川府。", "zh", ("小满", "青禾"))
+    assert not any("还允许" in m for m in made), made
+    made = _module_edits(polarity, "玄霜墨的字边上洇出灰边，柳烟墨的字一点没变。"
+                                   "小满回到了墨坊。青禾没有去临川府。", "zh", ("小满", "青禾"))
+    assert not any("一点变了" in m for m in made), made
+    people = [_entity(n, gender=g) for n, g in (("Hannah", "f"), ("Lovelace", "m"),
+                                                ("Wren", "f"))]
+    lead = "Hannah did not answer. Lovelace refuses to eat. "
+    made = _edits_with(polarity, lead + "Wren is not a doctor and works as a lawyer.", "en",
+                       people)
+    assert "Wren is a doctor and works as a lawyer." in made, made

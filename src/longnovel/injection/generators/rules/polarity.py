@@ -206,6 +206,13 @@ def edits(draft: Draft) -> list[Edit]:
                 continue  # 舅舅周大有的船 is no 周大没有的船: a name is no verb to negate
             if _argues_with_itself(sentence, new, start, subtype, draft.zh):
                 continue
+            if subtype == "affirm" and _parallel_negation(sentence, start, end, draft.zh):
+                continue  # 三条规矩：不许进谱房；……不许碰胶和料；不许乱打听 -> 允许乱打听:
+                # one of a list of denials turned (the sample, seed 5747's rows)
+            if subtype == "affirm" and _UNKNOWN_LEFT[draft.zh].search(sentence[start:]):
+                continue  # "did not know who it was" -> "knew who it was", 不知道那人是谁 ->
+                # 知道: who, then? What was not known, said or named stays untold (the
+                # sample, seed 5747: "a board boat he would not name")
             if subtype == "affirm" and _answered_next(draft, i) or \
                     subtype == "negate" and _INSTEAD[draft.zh].search(sentence):
                 continue  # nor "Thaddeus did not come instead": what would it replace?
@@ -230,6 +237,46 @@ def edits(draft: Draft) -> list[Edit]:
                 # seed 5343's reading)
     return out if draft.zh else _in_the_writers_constructions(draft, out)
 
+
+
+def _parallel_negation(sentence: str, start: int, end: int, zh: bool) -> bool:
+    """Is the negation at ``start:end`` one of several of the same form in the sentence (a
+    list of denials: 不许……；不许……；不许……, "not a doctor, not a lawyer"), or one added to
+    another by 也, 还 (还不许他再提)?"""
+    if zh and sentence[start - 1 : start] in _ZH_ADDITIVE:
+        return True  # 拒绝回答，还不许他再提: "and also not" adds a denial to one before it
+    if zh and sentence[:start].endswith(_ZH_MINIMIZERS):
+        return True  # 柳烟墨的字一点没变 -> 一点变了: "not a bit" is one phrase
+    pattern = _ZH_NEGATOR if zh else _EN_NEGATOR
+    here = pattern.search(sentence, start, max(end, start + 4))
+    if not here:
+        return False
+    return sum(1 for m in pattern.finditer(sentence) if m.group() == here.group()) >= 2
+
+
+_ZH_ADDITIVE = frozenset("也还又并更亦")
+_ZH_MINIMIZERS = ("一点", "一点儿", "丝毫", "毫", "半点", "一丝", "一毫", "一字", "一句", "一眼",
+                  "一步", "一个", "一口", "一分", "一刻")
+_ZH_NEGATOR = re.compile(r"不许|不准|不能|不要|不肯|不让|不必|不用|没有|不|没")
+_EN_NEGATOR = re.compile(r"(?i)\b(?:not|never|no)\b|n['’]t\b")
+
+
+# A negated verb of knowing, saying or naming whose object is what stays unknown: a question
+# word after it, or no object at all ("he would not name", "did not say"). Affirmed, the
+# sentence claims a knowledge it never gives.
+_EN_UNKNOWN_VERBS = (r"know|knows|knew|known|say|says|said|tell|tells|told|name|names|named|"
+                     r"reveal|reveals|revealed|explain|explains|explained|remember|remembers|"
+                     r"remembered|recall|recalls|recalled|recognize|recognizes|recognized|"
+                     r"recognise|recognises|recognised|understand|understands|understood|"
+                     r"guess|guesses|guessed|see|saw|seen")
+_UNKNOWN_LEFT = {
+    False: re.compile(rf"(?i)^(?:not|n['’]t|never)?\s*(?:[a-z]+\s+){{0,2}}?(?:{_EN_UNKNOWN_VERBS})"
+                      r"\b(?:\s+(?:who|whom|whose|what|which|why|where|when|how|whether|if)\b|"
+                      r"\s*(?:[.,;:!?]|$))"),
+    True: re.compile(r"^(?:不|没|没有|未)?(?:知道|认识|认得|清楚|晓得|明白|记得|看清|看清楚|"
+                     r"说|肯说|告诉|说出)[^，,。；;！？]{0,8}?(?:谁|什么|哪|怎么|为什么|为何|"
+                     r"几|多少|何)"),
+}
 
 
 # The tense of an auxiliary that a coordinated verb would share ("is bolting ... and ignores",
