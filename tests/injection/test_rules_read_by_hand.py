@@ -3067,3 +3067,30 @@ def test_reading_5747_no_denial_of_a_list_turned_alone():
     made = _edits_with(polarity, lead + "Wren is not a doctor and works as a lawyer.", "en",
                        people)
     assert "Wren is a doctor and works as a lawyer." in made, made
+
+
+def test_reading_5747_no_name_swapped_that_the_next_sentence_says_again():
+    """Study and sample, seed 5747: "uses the bagpipes to alert the attention of Sparks" ->
+    "of Roberts", the next sentence "He is successful in getting the attention of Sparks";
+    "keep her mouth shut at the Guildhall" -> "at the Harbour Tower", the hearing "began at
+    the Guildhall" two sentences on. A name the neighbours write otherwise is still swapped."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n, gender="m") for n in ("Isobar", "Sparks", "Roberts")]
+    lead = "Roberts and Isobar climb a tree. Isobar plays to alert the attention of Sparks. "
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "He is successful in getting the attention of Sparks.", "en", people))]
+    assert not any("attention of Roberts" in m for m in made), made
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "He is successful, and Sparks comes with a tank.", "en", people))]
+    assert any("attention of Roberts" in m for m in made), made
+    places = [_entity("Wren", gender="f"), _entity("Orrin", gender="m"),
+              _entity("Guildhall", "place"), _entity("Harbour Tower", "place")]
+    lead = "Orrin left the Harbour Tower. Orrin told Wren to keep quiet at the Guildhall. "
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "Wren slept. The hearing began at the Guildhall.", "en", places))]
+    assert not any("quiet at the Harbour Tower" in m for m in made), made
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "Wren slept. The hearing began at noon.", "en", places))]
+    assert any("quiet at the Harbour Tower" in m for m in made), made

@@ -584,6 +584,10 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
         for start, end, name in draft.mentions(i, names):
             if not _swappable_here(draft, kind, sentence, start, end, name):
                 continue
+            if _restated_nearby(draft, i, sentence[:start], name, kind):
+                continue  # "alert the attention of Sparks ... He is successful in getting the
+                # attention of Sparks"; "at the Guildhall" told again two sentences on
+                # (seed 5747's readings): the summary says it again, against the edit
             later = _later_pronoun_gender(sentence, end, draft.zh) \
                 if kind in ("person", "title") else None
             for other in _stand_ins(draft, kind, name, names, present,
@@ -604,6 +608,24 @@ def _swap_kind(draft: Draft, kind: str) -> list[Edit]:
 
 
 SCENE = 3  # sentences on each side of an edit whose people are in its scene
+
+
+def _restated_nearby(draft: Draft, i: int, before: str, name: str, kind: str) -> bool:
+    """Does a sentence next to sentence ``i`` write ``name`` after the same two words as
+    ``before`` ends with ("the attention of Sparks" twice), or, for a place, name it at all
+    within two sentences (the hearing "at the Guildhall", then "began at the Guildhall")?"""
+    lead = before[-2:] if draft.zh else " ".join(before.split()[-2:])
+    reach = 2 if kind == "place" else 1
+    for k in range(max(0, i - reach), min(len(draft.sentences), i + reach + 1)):
+        if k == i:
+            continue
+        text = draft.sentences[k]
+        if kind == "place" and _written_in(text, name, draft.zh):
+            return True
+        if len(lead) >= 2 and _written_in(text, name, draft.zh) and (
+                (lead + name) in text if draft.zh else (lead + " " + name) in text):
+            return True
+    return False
 
 
 def _scene_people(draft: Draft, i: int) -> frozenset:
