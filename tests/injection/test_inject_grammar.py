@@ -218,8 +218,10 @@ def edits_beside(summary: str, beside: str, type_id: str) -> list[str]:
 
 
 @pytest.mark.parametrize("summary,broken,beside,made", [
-    ("Jory helped Wren take the key.", "followed Wren take", "",
-     ["Jory watched Wren take the key."]),  # a verb that takes the bare infinitive too
+    # none of help's stand-ins takes the bare infinitive ("watched", which did, was read as
+    # still true): no edit; the sentence beside it has one
+    ("Jory helped Wren take the key.", "followed Wren take", "Jory helped her.",
+     ["Jory followed her.", "Jory hindered her."]),
     # a passive without its agent reads as no event of Amos's: no edit; the active one has it
     ("Amos said all seven of his men were saved.", "were failed to save",
      "Jory saved the boat.", ["Jory abandoned the boat."]),  # no "fail" from this writer
@@ -254,8 +256,8 @@ def test_en_event_leaves_a_noun_of_the_lexicon_alone(summary, noun):
 
 def test_en_event_replacement_still_applies_where_it_fits():
     assert "Jory followed her." in spans("Jory helped her.", "event")
-    # a verb with a bare infinitive may become one that takes it too
-    assert spans("Jory helped Wren take the key.", "event") == ["Jory watched Wren take the key."]
+    # a verb with a bare infinitive becomes only one that takes it too: none of help's does
+    assert spans("Jory helped Wren take the key.", "event") == []
 
 
 def test_event_replacements_vary_and_prefer_the_writers_words():

@@ -3094,3 +3094,34 @@ def test_reading_5747_no_name_swapped_that_the_next_sentence_says_again():
     made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
         lead + "Wren slept. The hearing began at noon.", "en", places))]
     assert any("quiet at the Harbour Tower" in m for m in made), made
+
+
+def test_no_place_swapped_whose_aside_says_where_it_lies():
+    """Study corpus, rows of seed 5747's code: "The crime is in Canarsie, in southeast
+    Brooklyn" -> "in Manhattan, in southeast Brooklyn": the aside says where the place lies.
+    Without the aside the place is still swapped."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    places = [_entity("Canarsie", "place"), _entity("Manhattan", "place"),
+              _entity("Brooklyn", "place"), _entity("Hank", gender="m")]
+    lead = "Hank drives to Manhattan at noon. "
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "The crime is in Canarsie, in southeast Brooklyn.", "en", places))]
+    assert not any("in Manhattan, in" in m for m in made), made
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
+        lead + "The crime is in Canarsie at night.", "en", places))]
+    assert any("in Manhattan at night" in m for m in made), made
+
+
+def test_readings_5747_5848_no_timeline_swap_in_a_list_of_a_letters_topics():
+    """Prose corpus, seeds 5747 and 5848: every timeline swap of Clarissa's contents ("His
+    pride a dirty low pride. Will try if she will not yield to nightly surprises. A
+    lion-hearted lady where her honour is concerned.") was misread: a letter's topics have
+    no order in time. A summary whose sentences mostly tell events is still swapped."""
+    topics = ("LETTER XX. Lovelace to Belford. His pride a dirty low pride. A lion-hearted "
+              "lady where her honour is concerned. Women's pockets ballast-bags.")
+    assert not _swapped("Belford visits the lady in the morning.",
+                        "Hannah brings the letters at noon.", after=" " + topics)
+    assert _swapped("Belford visits the lady in the morning.",
+                    "Hannah brings the letters at noon.", after=" Lovelace leaves for town.")

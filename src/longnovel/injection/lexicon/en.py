@@ -200,7 +200,8 @@ EN_EVENT_VERBS = {
     "thanks": ["scolds", "blames"], "thanked": ["scolded", "blamed"],
     "praises": ["mocks", "criticizes"], "praised": ["mocked", "criticized"],
     "scolds": ["thanks", "praises"], "scolded": ["thanked", "praised"],
-    "helps": ["follows", "hinders", "watches"], "helped": ["followed", "hindered", "watched"],
+    # (not "watches": one who helps watches too, read as still true twice, seeds 5747, 5848)
+    "helps": ["follows", "hinders"], "helped": ["followed", "hindered"],
     "walks": "rides", "walked": "rode",
     "rides": "walks", "rode": "walked", "dances with": "dines with", "danced with": "dined with",
     "greets": ["ignores", "snubs"], "greeted": ["ignored", "snubbed"],

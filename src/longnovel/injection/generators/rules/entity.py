@@ -662,6 +662,11 @@ def _counted_or_compound(sentence: str, start: int, end: int) -> bool:
     return count is not None and count > 1
 
 
+# A place's aside that says where it lies (", in southeast Brooklyn", ", near the coast")
+_EN_LOCATED_AFTER = re.compile(r",\s*(?:in|on|near|outside|by|off|beyond|across|north|south|"
+                               r"east|west)\b")
+
+
 def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int,
                     name: str) -> bool:
     """May the name of ``kind`` at ``sentence[start:end]`` be swapped for another there?"""
@@ -682,6 +687,9 @@ def _swappable_here(draft: Draft, kind: str, sentence: str, start: int, end: int
         return False  # "agreed to nurse the boy": a verb, not the title "nurse"
     if kind == "place" and _derived_word_in(sentence, name, start, end):
         return False  # "flew to Venus ..., arrived in a Venusian bar": told twice
+    if kind == "place" and _EN_LOCATED_AFTER.match(sentence[end:]):
+        return False  # "The crime is in Canarsie, in southeast Brooklyn": the aside says
+        # where it lies, against any other place (the study corpus, seed 5747's rows)
     # "they hurry to stop Antlers Park": Antlers is a person, and so is his full name,
     # whatever its last word
     return not (kind == "place" and " " in name and name.split()[0] in draft.names("person"))

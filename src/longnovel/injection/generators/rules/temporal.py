@@ -70,6 +70,10 @@ _ZH_POINTS_BACK = ("他", "她", "它", "这", "那", "此", "其", "该", "便"
 def edits(draft: Draft) -> list[Edit]:
     out = []
     minimum = _MIN_CHARS["zh" if draft.zh else "en"]
+    if not draft.zh and _a_list_of_topics(draft):
+        return out  # a letter's contents, topic by topic ("His situation described. Her
+        # aversion to him. Will try if she will not yield"): no line of events to reorder
+        # (the prose corpus, seeds 5747 and 5848: every swap of such summaries misread)
     for i in range(len(draft.sentences) - 1):
         first, second = draft.sentences[i], draft.sentences[i + 1]
         if len(first) < minimum or len(second) < minimum or first == second:
@@ -286,6 +290,14 @@ def _reacts(sentence: str, zh: bool) -> bool:
     return bool((_ZH_REACTS if zh else _EN_REACTS).search(sentence))
 
 
+def _a_list_of_topics(draft: Draft) -> bool:
+    """Do fewer than half of an en summary's sentences tell an event (``_tells_an_event``)?"""
+    told = sum(1 for sentence in draft.sentences  # (one in capitals read as written in
+               if _tells_an_event(sentence.capitalize() if sentence.isupper() else sentence,
+                                  False))  # lower case: Gulliver's chapter heads)
+    return 2 * told < len(draft.sentences)
+
+
 def _tells_an_event(sentence: str, zh: bool) -> bool:
     """Is ``sentence`` an event that has a time, as a swap needs? Not a question ("Did she
     ever make him any promises?": two questions of one speech have no order in time) and, in
@@ -305,10 +317,12 @@ def _tells_an_event(sentence: str, zh: bool) -> bool:
         # record of an earlier time, or what was so by then (seed 5141's and 5242's readings)
     if _no_subject(sentence):
         return False  # "Glories in his contrivances. Is passionately in love with Clarissa."
-    words = re.findall(r"[A-Za-z]{2,}(?:['’]s)?", sentence)
+    words = re.findall(r"[A-Za-z]{2,}(?:-[A-Za-z]+)*(?:['’]s)?", sentence)  # ("ballast-bags")
     verbs = [w.lower() for w in words[:1]] + [
         w for before, w in zip(words, words[1:], strict=False)
         if w.islower() and not _names_a_noun(before)]
+    if len(verbs) > 1 and verbs[-1].endswith("ed") and words[-1] == verbs[-1]:
+        verbs.pop()  # "The terrors of the combat described": a heading's participle
     return any(_finite(w) for w in verbs)
 
 
