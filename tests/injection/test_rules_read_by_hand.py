@@ -3074,44 +3074,43 @@ def test_reading_5747_no_name_swapped_that_the_next_sentence_says_again():
     "of Roberts", the next sentence "He is successful in getting the attention of Sparks";
     "keep her mouth shut at the Guildhall" -> "at the Harbour Tower", the hearing "began at
     the Guildhall" two sentences on. A name the neighbours write otherwise is still swapped."""
-    from longnovel.injection.generators.rules import entity
-    from longnovel.injection.generators.rules.draft import Draft
 
     people = [_entity(n, gender="m") for n in ("Isobar", "Sparks", "Roberts")]
     lead = "Roberts and Isobar climb a tree. Isobar plays to alert the attention of Sparks. "
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "He is successful in getting the attention of Sparks.", "en", people))]
-    assert not any("attention of Roberts" in m for m in made), made
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "He is successful, and Sparks comes with a tank.", "en", people))]
-    assert any("attention of Roberts" in m for m in made), made
+    _mismatch_refused_beside_control(
+        people, "attention of Roberts",
+        lead + "He is successful in getting the attention of Sparks.",
+        lead + "He is successful, and Sparks comes with a tank.")
     places = [_entity("Wren", gender="f"), _entity("Orrin", gender="m"),
               _entity("Guildhall", "place"), _entity("Harbour Tower", "place")]
     lead = "Orrin left the Harbour Tower. Orrin told Wren to keep quiet at the Guildhall. "
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "Wren slept. The hearing began at the Guildhall.", "en", places))]
-    assert not any("quiet at the Harbour Tower" in m for m in made), made
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "Wren slept. The hearing began at noon.", "en", places))]
-    assert any("quiet at the Harbour Tower" in m for m in made), made
+    _mismatch_refused_beside_control(places, "quiet at the Harbour Tower",
+                                     lead + "Wren slept. The hearing began at the Guildhall.",
+                                     lead + "Wren slept. The hearing began at noon.")
+
+
+def _mismatch_refused_beside_control(people, words: str, refused: str, control: str) -> None:
+    """``_refused_beside_control`` for the entity rule's name and place swaps."""
+    from longnovel.injection.generators.rules import entity
+    from longnovel.injection.generators.rules.draft import Draft
+
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(refused, "en", people))]
+    assert not any(words in m for m in made), made
+    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(control, "en", people))]
+    assert any(words in m for m in made), made
 
 
 def test_no_place_swapped_whose_aside_says_where_it_lies():
     """Study corpus, rows of seed 5747's code: "The crime is in Canarsie, in southeast
     Brooklyn" -> "in Manhattan, in southeast Brooklyn": the aside says where the place lies.
     Without the aside the place is still swapped."""
-    from longnovel.injection.generators.rules import entity
-    from longnovel.injection.generators.rules.draft import Draft
 
     places = [_entity("Canarsie", "place"), _entity("Manhattan", "place"),
               _entity("Brooklyn", "place"), _entity("Hank", gender="m")]
-    lead = "Hank drives to Manhattan at noon. "
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "The crime is in Canarsie, in southeast Brooklyn.", "en", places))]
-    assert not any("in Manhattan, in" in m for m in made), made
-    made = [e.hallucinated_span for e in entity.mismatch_edits(Draft(
-        lead + "The crime is in Canarsie at night.", "en", places))]
-    assert any("in Manhattan at night" in m for m in made), made
+    lead = "Hank drives to Manhattan at noon. The crime is in "
+    _mismatch_refused_beside_control(places, "crime is in Manhattan",
+                                     lead + "Canarsie, in southeast Brooklyn.",
+                                     lead + "Canarsie at night.")
 
 
 def test_readings_5747_5848_no_timeline_swap_in_a_list_of_a_letters_topics():
@@ -3125,3 +3124,21 @@ def test_readings_5747_5848_no_timeline_swap_in_a_list_of_a_letters_topics():
                         "Hannah brings the letters at noon.", after=" " + topics)
     assert _swapped("Belford visits the lady in the morning.",
                     "Hannah brings the letters at noon.", after=" Lovelace leaves for town.")
+
+
+@pytest.mark.parametrize("told,quoted", [
+    ("Her answer was plain: she could not bring herself to consent to the marriage.", True),
+    ("Her answer was plain: she cannot tell how it is now between her and the marriage.", False),
+])
+def test_reading_5848_a_negation_is_quoted_only_with_the_verb_it_denied(told, quoted):
+    """Prose corpus, seed 5848: "How it is now ... I cannot tell" was quoted as the
+    article's word against "can bring herself to consent": a passage with another negation.
+    The passage quoted against a negation taken out holds the denied verb too, else the
+    reason cites the reference summary."""
+    original = "Hannah cannot bring herself to consent to the marriage."
+    article = ("Hannah wrote to her mother at length. " + told + " The letter went by the "
+               "evening post.")
+    row, _ = _judged_against(article, "polarity", "affirm", "Belford waits. " + original,
+                             original, original.replace("cannot", "can"))
+    assert row["valid"], row["reject_reason"]
+    assert bool(row["evidence"]) is quoted, row["reason"]

@@ -19,7 +19,7 @@ from longnovel.taxonomy import TYPE_IDS
 
 NAME = "inject"
 READS = ["expand/windows.parquet", "ingest/units.parquet"]
-CODE_VERSION = 177
+CODE_VERSION = 178
 
 INJECTIONS = pa.schema(
     [(name, pa.string()) for name in (
