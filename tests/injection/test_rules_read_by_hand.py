@@ -2993,13 +2993,15 @@ def test_reading_5747_no_outcome_turned_that_the_sentence_still_grants_against()
     _refused_beside_control(event, people, "Hannah refused it",
                             lead + "but the Assembly would still hear his case.",
                             lead + "and the Assembly would hear his case.")
-    people = [_entity(n, gender="m") for n in ("小满", "顾衡山", "青禾")]
-    refused = _edits_with(event, "小满回家了。顾衡山答应了这门亲事，但青禾还是不放心。小满吃饭。",
-                          "zh", people)
-    assert not any("拒绝了这门亲事" in m for m in refused), refused
-    control = _edits_with(event, "小满回家了。顾衡山答应了这门亲事，青禾很高兴。小满吃饭。",
-                          "zh", people)
-    assert any("拒绝了这门亲事" in m for m in control), control
+    # 但……还是 in Chinese (whether other checks would also refuse these sentences, the
+    # concession alone decides here)
+    from longnovel.injection.generators.rules.draft import Draft
+
+    people = [_entity(n, gender="m") for n in ("小满", "顾衡山")]
+    for rest, conceded in (("但小满还是要去。", True), ("小满很高兴。", False)):
+        draft = Draft("小满回家了。顾衡山答应了，" + rest, "zh", people)
+        edit = draft.replace_sentence(1, "顾衡山拒绝了，" + rest, "outcome")
+        assert event._conceded_after(draft, edit) is conceded, rest
 
 
 def test_reading_5747_no_verb_changed_whose_place_the_sentence_goes_on_in():
@@ -3027,6 +3029,9 @@ def test_reading_5747_no_knowledge_claimed_that_the_summary_never_gives():
     _refused_beside_control(polarity, people, "Wren knew",
                             lead + "Wren did not know who had taken the key.",
                             lead + "Wren did not know the man at the door.")
+    # in Chinese, from the negation on: 不知道那人是谁 leaves "who" untold, 不知道这件事 not
+    assert polarity._UNKNOWN_LEFT[True].search("不知道那人是谁。")
+    assert not polarity._UNKNOWN_LEFT[True].search("不知道这件事。")
 
 
 def test_reading_5747_a_woman_named_by_surname_and_shi_stays_a_wife():
@@ -3055,12 +3060,14 @@ def test_reading_5747_no_denial_of_a_list_turned_alone():
                                    "不许乱打听。小满回到了墨坊。青禾没有去临川府。", "zh",
                          ("顾衡山", "小满", "青禾"))
     assert not any("允许" in m for m in made), made
-    made = _module_edits(polarity, "小满问起《墨谱》，师父沉下脸，拒绝回答，还不许他再提。"
-                                   "小满回到了墨坊。青禾没有去临川府。", "zh", ("小满", "青禾"))
-    assert not any("还允许" in m for m in made), made
-    made = _module_edits(polarity, "玄霜墨的字边上洇出灰边，柳烟墨的字一点没变。"
-                                   "小满回到了墨坊。青禾没有去临川府。", "zh", ("小满", "青禾"))
-    assert not any("一点变了" in m for m in made), made
+    # one added to another by 还 (拒绝回答，还不许他再提), a minimizer (一点没变); a negation
+    # alone in its clause is no part of a list
+    for sentence, negation, parallel in (("师父拒绝回答，还不许他再提。", "不许", True),
+                                         ("柳烟墨的字一点没变。", "没", True),
+                                         ("师父不许他再提。", "不许", False)):
+        start = sentence.index(negation)
+        assert polarity._parallel_negation(sentence, start, start + len(negation), True) \
+            is parallel, sentence
     people = [_entity(n, gender=g) for n, g in (("Hannah", "f"), ("Lovelace", "m"),
                                                 ("Wren", "f"))]
     lead = "Hannah did not answer. Lovelace refuses to eat. "

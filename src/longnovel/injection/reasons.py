@@ -172,9 +172,8 @@ class _Shows:
     terms: frozenset[str] = frozenset()
 
     def __call__(self, text: str) -> bool:
-        if self.negation:
-            return denies(text, self.language == "zh") and (
-                not self.terms or bool(self.terms & content_lemmas(text, self.language)))
+        if self.negation and not denies(text, self.language == "zh"):
+            return False  # (and then the denied verb, among the terms)
         if self.values:
             return bool(self.values & _numbers(text, self.language == "zh"))
         return not self.terms or bool(self.terms & content_lemmas(text, self.language))

@@ -28,7 +28,6 @@ from longnovel.injection.generators.rules.draft import (
 from longnovel.injection.lexicon.en import (
     EN_FEMALE_RELATIONS,
     EN_FUNCTION_WORDS,
-    EN_HONORIFICS,
     EN_KINSHIP,
     EN_MALE_RELATIONS,
     EN_PLACE_KINDS,
@@ -450,7 +449,7 @@ def repeats_a_name(sentence: str, name: str, zh: bool) -> bool:
         return to_simplified(name) in to_simplified(sentence) or \
             len(name) == 3 and bool(_zh_surname(name)) and name[1:] in sentence
     words = [w for w in _name_words(name) if len(w) >= 2]
-    if any(re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", sentence) for w in words):
+    if any(_written_in(sentence, w, False) for w in words):
         return True
     # a near form of the name ("Bbula" beside "Bbulas"): a reader takes them for one person
     written = set(re.findall(r"\b[A-Z][\w'’-]{3,}", sentence))
@@ -563,7 +562,8 @@ def _replace(draft: Draft, index: int, new: str, subtype: str) -> Edit | None:
     return draft.replace_sentence(index, new, subtype)
 
 
-_TITLE = "|".join(re.escape(t.rstrip(".")) for t in sorted(EN_HONORIFICS, key=len, reverse=True))
+_TITLE = "|".join(dict.fromkeys(re.escape(t.rstrip(".")) for t in sorted(HONORIFICS, key=len,
+                                                                          reverse=True)))
 _TWO_TITLES = re.compile(rf"\b(?:{_TITLE})\.?\s+(?:{_TITLE})\b")  # two titles in a row
 
 
@@ -622,8 +622,8 @@ def _restated_nearby(draft: Draft, i: int, before: str, name: str, kind: str) ->
         text = draft.sentences[k]
         if kind == "place" and _written_in(text, name, draft.zh):
             return True
-        if len(lead) >= 2 and _written_in(text, name, draft.zh) and (
-                (lead + name) in text if draft.zh else (lead + " " + name) in text):
+        if len(lead) >= 2 and _written_in(text, lead + ("" if draft.zh else " ") + name,
+                                          draft.zh):
             return True
     return False
 

@@ -247,7 +247,7 @@ def _parallel_negation(sentence: str, start: int, end: int, zh: bool) -> bool:
         return True  # 拒绝回答，还不许他再提: "and also not" adds a denial to one before it
     if zh and sentence[:start].endswith(_ZH_MINIMIZERS):
         return True  # 柳烟墨的字一点没变 -> 一点变了: "not a bit" is one phrase
-    pattern = _ZH_NEGATOR if zh else _EN_NEGATOR
+    pattern = _ZH_NEGATOR if zh else EN_NEGATED
     here = pattern.search(sentence, start, max(end, start + 4))
     if not here:
         return False
@@ -257,8 +257,8 @@ def _parallel_negation(sentence: str, start: int, end: int, zh: bool) -> bool:
 _ZH_ADDITIVE = frozenset("也还又并更亦")
 _ZH_MINIMIZERS = ("一点", "一点儿", "丝毫", "毫", "半点", "一丝", "一毫", "一字", "一句", "一眼",
                   "一步", "一个", "一口", "一分", "一刻")
+# zh negators as written, the longer first, so that 不许 and 不 are not one form
 _ZH_NEGATOR = re.compile(r"不许|不准|不能|不要|不肯|不让|不必|不用|没有|不|没")
-_EN_NEGATOR = re.compile(r"(?i)\b(?:not|never|no)\b|n['’]t\b")
 
 
 # A negated verb of knowing, saying or naming whose object is what stays unknown: a question

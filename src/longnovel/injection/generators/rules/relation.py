@@ -276,9 +276,11 @@ _SPOUSE_OF = {"husband": "f", "husbands": "f", "fiancé": "f", "丈夫": "f", "�
 _SPOUSES = frozenset(_SPOUSE_OF)
 
 
-_ZH_WIVES = frozenset({"妻子", "媳妇", "老婆", "夫人", "娘子", "太太", "妻", "内人", "儿媳",
-                       "儿媳妇", "嫂子", "弟媳", "弟妹", "婶婶", "婶子", "舅妈", "舅母", "伯母",
-                       "大娘", "未婚妻"})
+# Kin words of a married woman (a wife, a son's or a brother's wife, an uncle's): those a woman
+# named by her family's surname and 氏 may bear
+_ZH_MARRIED_WOMEN = frozenset({"妻子", "媳妇", "老婆", "夫人", "娘子", "太太", "妻", "内人",
+                               "儿媳", "儿媳妇", "嫂子", "弟媳", "弟妹", "婶婶", "婶子", "舅妈",
+                               "舅母", "伯母", "大娘", "未婚妻"})
 
 
 def _kin_for_kin(a: str, b: str, zh: bool) -> bool:
@@ -332,7 +334,7 @@ def _believable(draft: Draft, edit: Edit) -> bool:
     if new_word.lower() in _SPOUSES and old_word.lower() not in _SPOUSES and \
             _owner_gender(draft, old_sentence, start) != _SPOUSE_OF.get(new_word.lower()):
         return False  # 柴文焕提出另贴丈夫五十两: a spouse says its owner's gender
-    if draft.zh and new_word not in _ZH_WIVES and \
+    if draft.zh and new_word not in _ZH_MARRIED_WOMEN and \
             re.match(r"[\u4e00-\u9fff]{1,2}氏", old_sentence[start + len(old_word):]):
         return False  # 表妹冯氏: a woman named by her family's surname and 氏 is someone's
         # wife (the sample, seed 5747: 妻子冯氏)

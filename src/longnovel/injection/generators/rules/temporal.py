@@ -70,7 +70,8 @@ _ZH_POINTS_BACK = ("他", "她", "它", "这", "那", "此", "其", "该", "便"
 def edits(draft: Draft) -> list[Edit]:
     out = []
     minimum = _MIN_CHARS["zh" if draft.zh else "en"]
-    if not draft.zh and _a_list_of_topics(draft):
+    events = [_tells_an_event(sentence, draft.zh) for sentence in draft.sentences]
+    if not draft.zh and _a_list_of_topics(draft.sentences, events):
         return out  # a letter's contents, topic by topic ("His situation described. Her
         # aversion to him. Will try if she will not yield"): no line of events to reorder
         # (the prose corpus, seeds 5747 and 5848: every swap of such summaries misread)
@@ -78,7 +79,7 @@ def edits(draft: Draft) -> list[Edit]:
         first, second = draft.sentences[i], draft.sentences[i + 1]
         if len(first) < minimum or len(second) < minimum or first == second:
             continue
-        if not (_tells_an_event(first, draft.zh) and _tells_an_event(second, draft.zh)):
+        if not (events[i] and events[i + 1]):
             continue
         if _reacts(second, draft.zh):
             continue  # "The receiving person complies", "Fith is offended": at what, if it
@@ -290,12 +291,13 @@ def _reacts(sentence: str, zh: bool) -> bool:
     return bool((_ZH_REACTS if zh else _EN_REACTS).search(sentence))
 
 
-def _a_list_of_topics(draft: Draft) -> bool:
-    """Do fewer than half of an en summary's sentences tell an event (``_tells_an_event``)?"""
-    told = sum(1 for sentence in draft.sentences  # (one in capitals read as written in
-               if _tells_an_event(sentence.capitalize() if sentence.isupper() else sentence,
-                                  False))  # lower case: Gulliver's chapter heads)
-    return 2 * told < len(draft.sentences)
+def _a_list_of_topics(sentences: list[str], events: list[bool]) -> bool:
+    """Do fewer than half of an en summary's ``sentences`` tell an event (``events``, of
+    ``_tells_an_event``; one in capitals read as if written in lower case, as Gulliver's
+    chapter heads are)?"""
+    told = sum(_tells_an_event(sentence.capitalize(), False) if sentence.isupper() else event
+               for sentence, event in zip(sentences, events, strict=True))
+    return 2 * told < len(sentences)
 
 
 def _tells_an_event(sentence: str, zh: bool) -> bool:
